@@ -1,0 +1,83 @@
+//! The port: what the controller needs from a physics engine, and nothing more.
+//!
+//! Every method mirrors a call of Godot's `CharacterBody3D`, so the Godot adapter is a
+//! translation table and the headless parry world (`kcc-parry`) can imitate it.
+
+use glam::Vec3;
+
+/// One contact reported by a test motion.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Contact {
+    /// Unit contact normal pointing from the touched surface toward the body. For a rounded
+    /// shape touching an edge this is tilted (it points from the edge to the shape), not the
+    /// face normal.
+    pub normal: Vec3,
+    /// Contact point on the touched surface, world space, m.
+    pub point: Vec3,
+    /// How far the body's shape, grown by the safe margin, overlaps the surface, m.
+    pub depth: f32,
+}
+
+/// What a test motion found, with Godot's `test_move` meanings.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct MotionTest {
+    /// Displacement the body can make, m: the push out of overlaps ("recovery") plus the part of
+    /// the motion that is free. Adding it to the start gives where the body would stop.
+    pub travel: Vec3,
+    /// Part of the requested motion that could not be made, m. The recovery is not in it, so
+    /// `travel + remainder` differs from the motion by the recovery.
+    pub remainder: Vec3,
+    /// The deepest contact at the stopping point; `None` when the motion was free.
+    pub contact: Option<Contact>,
+}
+
+impl MotionTest {
+    /// True when the motion was blocked by something.
+    pub fn collided(&self) -> bool {
+        self.contact.is_some()
+    }
+}
+
+/// A kinematic character body as a physics engine offers it (Godot's `CharacterBody3D`).
+///
+/// Positions are of the body's origin (for `kcc-parry` the bottom of its shape, for Godot the
+/// node's global position), in m. Times are in s, velocities in m/s, angles in rad.
+pub trait KinematicBody {
+    /// The body's origin in world space, m.
+    fn position(&self) -> Vec3;
+
+    /// Teleports the body's origin, m. Floor state is not updated until the next
+    /// [`move_and_slide`](Self::move_and_slide) or [`apply_floor_snap`](Self::apply_floor_snap).
+    fn set_position(&mut self, position: Vec3);
+
+    /// Tests moving the body's shape from `from` by `motion` (m) without moving the body, with
+    /// the body's safe margin: recover out of overlaps, cast, then report the contact where it
+    /// stopped. See [`MotionTest`] for what travel and remainder mean.
+    fn test_move(&mut self, from: Vec3, motion: Vec3) -> MotionTest;
+
+    /// Moves the body by `velocity` (m/s) over `dt` (s), sliding along what it touches, and
+    /// updates the floor, wall and ceiling state. Returns the velocity after sliding (m/s).
+    /// An engine whose slide always uses its own fixed tick must scale the velocity by
+    /// `dt / tick` on the way in and back on the way out.
+    fn move_and_slide(&mut self, velocity: Vec3, dt: f32) -> Vec3;
+
+    /// True when the last slide or floor snap left the body standing on walkable floor.
+    fn is_on_floor(&self) -> bool;
+
+    /// Unit normal of the floor under the body after the last slide; meaningful only when
+    /// [`is_on_floor`](Self::is_on_floor) is true.
+    fn floor_normal(&self) -> Vec3;
+
+    /// Snaps the body down onto floor within the engine's snap length (Godot's
+    /// `apply_floor_snap`) and updates the floor state.
+    fn apply_floor_snap(&mut self);
+
+    /// Unit vector pointing up for this body (opposite to gravity).
+    fn up_direction(&self) -> Vec3;
+
+    /// Steepest surface that still counts as floor, rad, measured from up.
+    fn floor_max_angle(&self) -> f32;
+
+    /// Distance the body keeps from surfaces during motion tests, m (Godot's `safe_margin`).
+    fn safe_margin(&self) -> f32;
+}

@@ -1,0 +1,350 @@
+//! One physics tick of the character, as a sequence of named stages.
+//!
+//! [`Controller::tick`]: sanitize the input, wish direction to horizontal velocity (ADSR),
+//! gravity and jump, then [`Controller::move_and_step`]: step up, move (horizontal pass, then
+//! vertical pass, on the floor; one pass in the air), step down, report.
+
+use glam::Vec3;
+
+use crate::body::KinematicBody;
+use crate::error::ConfigError;
+use crate::floor::{horizontal, vertical};
+use crate::movement::{horizontal_velocity, vertical_speed};
+use crate::settings::ControllerSettings;
+use crate::stairs::{Ahead, step_down, step_up};
+
+/// Longest simulated time of one sub-step, s. A longer delta is split.
+pub const MAX_SUBSTEP: f32 = 0.05;
+
+/// Longest delta a tick simulates, s. A longer hitch (a 2 s freeze, say) is clamped to this,
+/// so the character never jumps through the world after a stall.
+pub const MAX_DELTA: f32 = 0.25;
+
+/// Motions shorter than this are not made, m.
+const MIN_MOTION: f32 = 1e-6;
+
+/// What the player or game code asks of the character this tick.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct TickInput {
+    /// Where to go, world space: direction, and length for how far the stick is pushed (0..1;
+    /// longer is clamped to 1). Its vertical part is ignored.
+    pub wish_direction: Vec3,
+    /// Jump if standing on floor.
+    pub jump: bool,
+    /// The character's velocity before the tick, m/s (Godot's `velocity` property).
+    pub velocity: Vec3,
+}
+
+/// Which inputs of a tick were unusable and replaced (see [`Controller::tick`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Sanitized {
+    /// The wish direction was NaN or infinite and counted as no input.
+    pub wish_direction: bool,
+    /// The velocity was NaN or infinite and was reset to zero.
+    pub velocity: bool,
+    /// The delta was zero, negative or not finite: nothing moved.
+    pub delta: bool,
+    /// The delta was longer than [`MAX_DELTA`] and was clamped.
+    pub delta_clamped: bool,
+    /// The body's position was not finite: nothing moved.
+    pub position: bool,
+}
+
+impl Sanitized {
+    /// True when any input was replaced.
+    pub fn any(&self) -> bool {
+        self.wish_direction || self.velocity || self.delta || self.delta_clamped || self.position
+    }
+}
+
+/// What happened during a tick.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct TickReport {
+    /// Velocity after the tick, m/s; write it back to the body.
+    pub velocity: Vec3,
+    /// Height gained by stepping up this tick, m (0 or more).
+    pub step_up: f32,
+    /// Height lost by stepping down this tick, m (0 or less), including drops that only follow
+    /// a sloped floor.
+    pub step_down: f32,
+    /// Vertical travel of the stair steps this tick, m, for the `stepped` signal and the camera:
+    /// step ups plus those step downs that were steps. `None` when there was no step.
+    pub stepped: Option<f32>,
+    /// The body stood on floor when the tick began.
+    pub was_on_floor: bool,
+    /// The body stands on floor after the tick.
+    pub on_floor: bool,
+    /// A jump started this tick.
+    pub jumped: bool,
+    /// Number of sub-steps the delta was split into.
+    pub substeps: u32,
+    /// Inputs that were unusable and replaced.
+    pub sanitized: Sanitized,
+}
+
+impl TickReport {
+    /// The body came down on floor this tick.
+    pub fn landed(&self) -> bool {
+        !self.was_on_floor && self.on_floor
+    }
+
+    /// The body left the floor this tick (walked off a ledge or jumped).
+    pub fn left_floor(&self) -> bool {
+        self.was_on_floor && !self.on_floor
+    }
+
+    fn absorb(&mut self, part: &TickReport) {
+        self.velocity = part.velocity;
+        self.step_up += part.step_up;
+        self.step_down += part.step_down;
+        self.stepped = match (self.stepped, part.stepped) {
+            (Some(a), Some(b)) => Some(a + b),
+            (a, b) => a.or(b),
+        };
+        self.on_floor = part.on_floor;
+        self.jumped |= part.jumped;
+        self.substeps += 1;
+    }
+}
+
+/// The character controller: settings plus the tick. It keeps no state between ticks; the
+/// velocity lives on the body and the curve position is recovered from it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Controller {
+    settings: ControllerSettings,
+}
+
+impl Controller {
+    /// A controller with validated settings.
+    pub fn new(settings: ControllerSettings) -> Result<Self, ConfigError> {
+        settings.validate()?;
+        Ok(Self { settings })
+    }
+
+    /// The settings in use.
+    pub fn settings(&self) -> &ControllerSettings {
+        &self.settings
+    }
+
+    /// Replaces the settings if they are valid; otherwise keeps the old ones.
+    pub fn set_settings(&mut self, settings: ControllerSettings) -> Result<(), ConfigError> {
+        settings.validate()?;
+        self.settings = settings;
+        Ok(())
+    }
+
+    /// Runs one physics tick of `dt` seconds.
+    ///
+    /// Unusable input is sanitized, never trusted: a non-finite wish direction counts as no
+    /// input; a non-finite velocity becomes zero; a zero, negative or non-finite `dt`, or a
+    /// non-finite body position, moves nothing; a `dt` above [`MAX_DELTA`] is clamped to it; a
+    /// `dt` above [`MAX_SUBSTEP`] is split into equal sub-steps.
+    pub fn tick<B: KinematicBody + ?Sized>(
+        &self,
+        body: &mut B,
+        input: &TickInput,
+        dt: f32,
+    ) -> TickReport {
+        let mut sanitized = Sanitized::default();
+        let wish = if input.wish_direction.is_finite() {
+            input.wish_direction
+        } else {
+            sanitized.wish_direction = true;
+            Vec3::ZERO
+        };
+        let mut velocity = if input.velocity.is_finite() {
+            input.velocity
+        } else {
+            sanitized.velocity = true;
+            Vec3::ZERO
+        };
+        let on_floor = body.is_on_floor();
+        let mut report = TickReport {
+            velocity,
+            was_on_floor: on_floor,
+            on_floor,
+            ..TickReport::default()
+        };
+        let Some((substeps, step_dt)) = split_delta(dt, &mut sanitized) else {
+            report.sanitized = sanitized;
+            return report;
+        };
+        if !body.position().is_finite() {
+            sanitized.position = true;
+            report.sanitized = sanitized;
+            return report;
+        }
+        for _ in 0..substeps {
+            let part = self.substep(body, wish, input.jump, velocity, step_dt);
+            velocity = part.velocity;
+            report.absorb(&part);
+        }
+        report.sanitized = sanitized;
+        report
+    }
+
+    /// One sub-step: velocity from input, then the move.
+    fn substep<B: KinematicBody + ?Sized>(
+        &self,
+        body: &mut B,
+        wish: Vec3,
+        jump: bool,
+        velocity: Vec3,
+        dt: f32,
+    ) -> TickReport {
+        let up = up_of(body);
+        let on_floor = body.is_on_floor();
+        let curve = if on_floor {
+            &self.settings.movement.ground
+        } else {
+            &self.settings.movement.air
+        };
+        let wish = horizontal(wish, up).clamp_length_max(1.0);
+        let run = horizontal_velocity(horizontal(velocity, up), wish, curve, dt);
+        let (rise, jumped) = vertical_speed(
+            vertical(velocity, up),
+            jump,
+            on_floor,
+            &self.settings.gravity,
+            dt,
+        );
+        let mut report = self.move_and_step(body, run + up * rise, dt);
+        report.jumped = jumped;
+        report
+    }
+
+    /// Moves the body with `velocity` (m/s) for `dt` (s) with stair stepping: a drop-in for
+    /// `move_and_slide` that also steps up and down. No stepping happens while moving up (a
+    /// jump), and stepping down only follows floor the body stood on at the start.
+    pub fn move_and_step<B: KinematicBody + ?Sized>(
+        &self,
+        body: &mut B,
+        velocity: Vec3,
+        dt: f32,
+    ) -> TickReport {
+        let up = up_of(body);
+        let stairs = &self.settings.stairs;
+        let was_on_floor = body.is_on_floor();
+        let start = body.position();
+        let mut run = horizontal(velocity, up);
+        let mut rise = vertical(velocity, up);
+        let mut report = TickReport {
+            was_on_floor,
+            substeps: 1,
+            ..TickReport::default()
+        };
+
+        if was_on_floor && rise <= 0.0 {
+            // Horizontal pass: probe, step up, or slide.
+            let motion = run * dt;
+            if motion.length() > MIN_MOTION {
+                match step_up(body, motion, stairs) {
+                    Ahead::Free { travel } => body.set_position(start + travel),
+                    Ahead::Stepped(step) => {
+                        body.set_position(start + step.displacement);
+                        report.step_up = step.height;
+                        if step.motion_left.length() > MIN_MOTION {
+                            let left = step.motion_left / dt;
+                            let after = body.move_and_slide(left, dt);
+                            run = horizontal(after, up) * (run.length() / left.length());
+                            rise += vertical(after, up);
+                        }
+                    }
+                    Ahead::Blocked => {
+                        let after = body.move_and_slide(run, dt);
+                        run = horizontal(after, up);
+                        rise += vertical(after, up);
+                    }
+                }
+            }
+            // Vertical pass: keeps the floor state true to where the body now is.
+            let after = body.move_and_slide(up * rise, dt);
+            rise = vertical(after, up);
+            run += horizontal(after, up);
+        } else {
+            let after = body.move_and_slide(run + up * rise, dt);
+            run = horizontal(after, up);
+            rise = vertical(after, up);
+        }
+
+        if was_on_floor && rise <= 0.0 && !body.is_on_floor() {
+            let travelled = horizontal(body.position() - start, up).length();
+            if let Some(step) = step_down(body, stairs, travelled) {
+                report.step_down = step.height;
+                if step.is_step {
+                    report.stepped = Some(step.height);
+                }
+                // Standing on floor again: gravity does not accumulate (as Godot's slide).
+                rise = 0.0;
+            }
+        }
+        if report.step_up > 0.0 {
+            report.stepped = Some(report.step_up + report.stepped.unwrap_or(0.0));
+        }
+        report.on_floor = body.is_on_floor();
+        report.velocity = run + up * rise;
+        report
+    }
+}
+
+/// The body's up direction as a unit vector; +Y when the body reports a degenerate one.
+fn up_of<B: KinematicBody + ?Sized>(body: &B) -> Vec3 {
+    let up = body.up_direction();
+    if up.is_finite() && up.length_squared() > 1e-12 {
+        up.normalize()
+    } else {
+        Vec3::Y
+    }
+}
+
+/// Splits a tick's delta into sub-steps: `None` when nothing should move.
+fn split_delta(dt: f32, sanitized: &mut Sanitized) -> Option<(u32, f32)> {
+    if !dt.is_finite() || dt <= 0.0 {
+        sanitized.delta = true;
+        return None;
+    }
+    let dt = if dt > MAX_DELTA {
+        sanitized.delta_clamped = true;
+        MAX_DELTA
+    } else {
+        dt
+    };
+    let substeps = (dt / MAX_SUBSTEP).ceil().max(1.0) as u32;
+    Some((substeps, dt / substeps as f32))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn delta_is_split_and_clamped() {
+        let mut s = Sanitized::default();
+        assert_eq!(split_delta(1.0 / 60.0, &mut s), Some((1, 1.0 / 60.0)));
+        assert!(!s.any());
+        let (n, step) = split_delta(0.12, &mut s).unwrap();
+        assert_eq!(n, 3);
+        assert!((step - 0.04).abs() < 1e-6);
+        let (n, step) = split_delta(2.0, &mut s).unwrap();
+        assert!(s.delta_clamped);
+        assert!((n as f32 * step - MAX_DELTA).abs() < 1e-6);
+        for bad in [0.0, -1.0, f32::NAN, f32::INFINITY] {
+            let mut s = Sanitized::default();
+            assert_eq!(split_delta(bad, &mut s), None);
+            assert!(s.delta);
+        }
+    }
+
+    #[test]
+    fn invalid_settings_are_refused() {
+        let mut settings = ControllerSettings::default();
+        settings.stairs.max_step_height = -0.1;
+        assert_eq!(
+            Controller::new(settings),
+            Err(ConfigError::NegativeStepHeight { value: -0.1 })
+        );
+        let mut controller = Controller::new(ControllerSettings::default()).unwrap();
+        assert!(controller.set_settings(settings).is_err());
+        assert_eq!(controller.settings(), &ControllerSettings::default());
+    }
+}

@@ -1,0 +1,81 @@
+//! Floor classification and the split of vectors into horizontal and vertical parts.
+
+use glam::Vec3;
+
+/// Godot's tolerance when comparing a surface's angle with the floor max angle, rad.
+pub const FLOOR_ANGLE_TOLERANCE: f32 = 0.01;
+
+/// True when a surface with unit `normal` counts as floor for a body whose up is `up` and whose
+/// steepest floor is `max_angle` (rad). A degenerate normal (zero, not finite) is never floor.
+pub fn is_walkable(normal: Vec3, up: Vec3, max_angle: f32) -> bool {
+    match usable_normal(normal) {
+        Some(n) => n.dot(up).clamp(-1.0, 1.0).acos() <= max_angle + FLOOR_ANGLE_TOLERANCE,
+        None => false,
+    }
+}
+
+/// Angle between a surface normal and up, rad; `None` for a degenerate normal.
+pub fn slope_angle(normal: Vec3, up: Vec3) -> Option<f32> {
+    usable_normal(normal).map(|n| n.dot(up).clamp(-1.0, 1.0).acos())
+}
+
+/// The unit version of `normal`, or `None` when it is not finite or has almost no length.
+pub fn usable_normal(normal: Vec3) -> Option<Vec3> {
+    if !normal.is_finite() {
+        return None;
+    }
+    let length = normal.length();
+    (length > 1e-3).then(|| normal / length)
+}
+
+/// The part of `v` across `up` (along the ground plane), m or m/s as `v`.
+pub fn horizontal(v: Vec3, up: Vec3) -> Vec3 {
+    v - up * v.dot(up)
+}
+
+/// The part of `v` along `up`, as a signed length (positive is up).
+pub fn vertical(v: Vec3, up: Vec3) -> f32 {
+    v.dot(up)
+}
+
+/// `v` with its component along unit `normal` removed (Godot's `Vector3::slide`).
+pub fn slide(v: Vec3, normal: Vec3) -> Vec3 {
+    v - normal * v.dot(normal)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn walkable_uses_angle_with_tolerance() {
+        let up = Vec3::Y;
+        let max = 45f32.to_radians();
+        assert!(is_walkable(Vec3::Y, up, max));
+        let at_45 = Vec3::new(0.0, 1.0, 1.0).normalize();
+        assert!(is_walkable(at_45, up, max));
+        let at_50 = Vec3::new(50f32.to_radians().sin(), 50f32.to_radians().cos(), 0.0);
+        assert!(!is_walkable(at_50, up, max));
+        assert!(!is_walkable(Vec3::X, up, max));
+        assert!(!is_walkable(-Vec3::Y, up, max));
+    }
+
+    #[test]
+    fn degenerate_normals_are_never_floor() {
+        let max = 45f32.to_radians();
+        assert!(!is_walkable(Vec3::ZERO, Vec3::Y, max));
+        assert!(!is_walkable(Vec3::NAN, Vec3::Y, max));
+        assert!(!is_walkable(Vec3::new(0.0, f32::INFINITY, 0.0), Vec3::Y, max));
+        assert_eq!(slope_angle(Vec3::ZERO, Vec3::Y), None);
+        // A non-unit but usable normal is normalized first.
+        assert!(is_walkable(Vec3::new(0.0, 3.0, 0.0), Vec3::Y, max));
+    }
+
+    #[test]
+    fn split_and_slide() {
+        let v = Vec3::new(3.0, -2.0, 1.0);
+        assert_eq!(horizontal(v, Vec3::Y), Vec3::new(3.0, 0.0, 1.0));
+        assert_eq!(vertical(v, Vec3::Y), -2.0);
+        assert_eq!(slide(v, Vec3::Z), Vec3::new(3.0, -2.0, 0.0));
+    }
+}

@@ -1,0 +1,80 @@
+//! # kcc: a kinematic character controller that walks stairs
+//!
+//! The engine-agnostic core of RustCharacterBody3D. It decides how a character moves; an
+//! engine adapter ([`KinematicBody`]) answers its physics questions. The Godot addon and the
+//! headless parry world (`kcc-parry`) run this very code.
+//!
+//! How a tick works ([`Controller::tick`]):
+//! 1. Horizontal velocity from the wish direction by the normalized ADSR curves
+//!    ([`movement`]): attack `v = 1 - (1 - t)^2`, release `v = (1 - t)^2`, `t` found from the
+//!    current speed, so no state is kept and the tick rate does not matter.
+//! 2. Vertical speed: gravity down to the terminal speed, or a jump from the floor.
+//! 3. Step up ([`stairs::step_up`]): sweeps up, forward and down find the top of a step.
+//! 4. Move: a horizontal pass, then a vertical pass, on the floor; one pass in the air.
+//! 5. Step down ([`stairs::step_down`]): follow stairs and slopes down instead of flying off.
+//! 6. Report ([`TickReport`]): velocity, floor state and the step heights for the camera
+//!    ([`StepSmoother`]).
+//!
+//! Units: m, s, m/s, m/s², rad. Up is whatever the body says ([`KinematicBody::up_direction`]).
+//!
+//! ```
+//! use kcc::{Controller, ControllerSettings, KinematicBody, MotionTest, Contact, TickInput};
+//! use glam::Vec3;
+//!
+//! /// An endless flat floor at height 0: the smallest possible engine.
+//! struct Flat { position: Vec3, on_floor: bool }
+//!
+//! impl KinematicBody for Flat {
+//!     fn position(&self) -> Vec3 { self.position }
+//!     fn set_position(&mut self, p: Vec3) { self.position = p }
+//!     fn test_move(&mut self, from: Vec3, motion: Vec3) -> MotionTest {
+//!         let end = from + motion;
+//!         if end.y >= 0.0 {
+//!             return MotionTest { travel: motion, remainder: Vec3::ZERO, contact: None };
+//!         }
+//!         let travel = motion * (from.y / -motion.y);
+//!         let contact = Contact { normal: Vec3::Y, point: from + travel, depth: 0.0 };
+//!         MotionTest { travel, remainder: motion - travel, contact: Some(contact) }
+//!     }
+//!     fn move_and_slide(&mut self, velocity: Vec3, dt: f32) -> Vec3 {
+//!         let test = self.test_move(self.position, velocity * dt);
+//!         self.position += test.travel + test.remainder.with_y(0.0);
+//!         self.on_floor = test.collided() || self.position.y <= 1e-4;
+//!         if self.on_floor { velocity.with_y(velocity.y.max(0.0)) } else { velocity }
+//!     }
+//!     fn is_on_floor(&self) -> bool { self.on_floor }
+//!     fn floor_normal(&self) -> Vec3 { Vec3::Y }
+//!     fn apply_floor_snap(&mut self) {}
+//!     fn up_direction(&self) -> Vec3 { Vec3::Y }
+//!     fn floor_max_angle(&self) -> f32 { 45f32.to_radians() }
+//!     fn safe_margin(&self) -> f32 { 0.001 }
+//! }
+//!
+//! let controller = Controller::new(ControllerSettings::default()).unwrap();
+//! let mut body = Flat { position: Vec3::ZERO, on_floor: true };
+//! let mut velocity = Vec3::ZERO;
+//! for _ in 0..60 {
+//!     let input = TickInput { wish_direction: Vec3::NEG_Z, jump: false, velocity };
+//!     velocity = controller.tick(&mut body, &input, 1.0 / 60.0).velocity;
+//! }
+//! // After one second of holding forward the character runs at top speed.
+//! assert!((velocity.length() - controller.settings().movement.ground.max_speed).abs() < 1e-3);
+//! assert!(body.position.z < -4.0);
+//! ```
+
+pub mod body;
+pub mod controller;
+pub mod curve;
+pub mod error;
+pub mod floor;
+pub mod movement;
+pub mod settings;
+pub mod smoothing;
+pub mod stairs;
+pub mod sweep;
+
+pub use body::{Contact, KinematicBody, MotionTest};
+pub use controller::{Controller, Sanitized, TickInput, TickReport};
+pub use error::ConfigError;
+pub use settings::{ControllerSettings, GravitySettings, MovementSettings, SpeedCurve, StairSettings};
+pub use smoothing::{StepSmoother, exp_decay};

@@ -1,0 +1,204 @@
+//! Velocity from input: the normalized ADSR model for horizontal speed, gravity and jumping for
+//! vertical speed.
+//!
+//! Turning rule: the velocity is split into the part along the wish direction and the rest. The
+//! part along the wish direction follows the attack curve toward the target speed; the rest
+//! (sideways and backwards motion) follows the release curve toward zero. So reversing costs
+//! speed the way releasing the stick does, a 90 degree turn blends one curve into the other, and
+//! small camera turns keep almost all speed. Turning never makes the character faster than it
+//! was or than the target speed.
+
+use glam::Vec3;
+
+use crate::curve::approach;
+use crate::settings::{GravitySettings, SpeedCurve};
+
+/// Input shorter than this counts as no input (stick dead zone), fraction of full input.
+pub const INPUT_DEAD_ZONE: f32 = 1e-4;
+
+/// New horizontal velocity (m/s) after `dt` (s) of input `wish` on `curve`.
+///
+/// `velocity` and `wish` must be horizontal. `wish` gives the direction and how far the stick is
+/// pushed: its length (clamped to 1) scales the target speed, so a half-pushed stick walks at
+/// half of `max_speed`.
+pub fn horizontal_velocity(velocity: Vec3, wish: Vec3, curve: &SpeedCurve, dt: f32) -> Vec3 {
+    let max = curve.max_speed;
+    let attack_step = dt / curve.attack_time;
+    let release_step = dt / curve.release_time;
+    let input = wish.length().min(1.0);
+
+    if input <= INPUT_DEAD_ZONE {
+        return release_vector(velocity, max, release_step);
+    }
+
+    let direction = wish / wish.length();
+    let along = velocity.dot(direction);
+    let (forward, rest) = if along > 0.0 {
+        (along, velocity - direction * along)
+    } else {
+        (0.0, velocity)
+    };
+
+    let forward_new = max * approach(forward / max, input, attack_step, release_step);
+    let result = direction * forward_new + release_vector(rest, max, release_step);
+
+    // Turning blends two curves; their sum must not exceed the speed the character had or
+    // is heading for.
+    let limit = velocity.length().max(input * max);
+    result.clamp_length_max(limit)
+}
+
+/// `v` shortened along the release curve toward zero, keeping its direction.
+fn release_vector(v: Vec3, max_speed: f32, release_step: f32) -> Vec3 {
+    let speed = v.length();
+    if speed <= 0.0 {
+        return Vec3::ZERO;
+    }
+    let normalized = approach(speed / max_speed, 0.0, 0.0, release_step);
+    v * (normalized * max_speed / speed)
+}
+
+/// New vertical speed (m/s, positive up) after `dt` (s), and whether a jump started.
+///
+/// A jump starts when `jump` is held while `on_floor` and the jump velocity is above zero; it
+/// replaces the vertical speed. Otherwise gravity pulls, down to the terminal speed.
+pub fn vertical_speed(
+    speed: f32,
+    jump: bool,
+    on_floor: bool,
+    settings: &GravitySettings,
+    dt: f32,
+) -> (f32, bool) {
+    if jump && on_floor && settings.jump_velocity > 0.0 {
+        return (settings.jump_velocity, true);
+    }
+    let falling = speed - settings.gravity * dt;
+    (falling.max(-settings.terminal_speed), false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CURVE: SpeedCurve = SpeedCurve {
+        max_speed: 4.0,
+        attack_time: 0.25,
+        release_time: 0.5,
+    };
+
+    /// Ticks needed to get from `start` to the end condition, at `rate` Hz.
+    fn ticks_until(rate: f32, start: Vec3, wish: Vec3, done: impl Fn(Vec3) -> bool) -> u32 {
+        let dt = 1.0 / rate;
+        let mut v = start;
+        for tick in 1..10_000 {
+            v = horizontal_velocity(v, wish, &CURVE, dt);
+            if done(v) {
+                return tick;
+            }
+        }
+        panic!("never reached");
+    }
+
+    #[test]
+    fn attack_takes_attack_time_within_one_tick() {
+        for rate in [30.0, 60.0, 144.0, 240.0] {
+            let ticks = ticks_until(rate, Vec3::ZERO, Vec3::X, |v| v.x >= CURVE.max_speed);
+            let time = ticks as f32 / rate;
+            assert!(
+                (time - CURVE.attack_time).abs() <= 1.0 / rate + 1e-6,
+                "{rate} Hz: {time} s"
+            );
+        }
+    }
+
+    #[test]
+    fn release_takes_release_time_within_one_tick() {
+        for rate in [30.0, 60.0, 144.0, 240.0] {
+            let start = Vec3::X * CURVE.max_speed;
+            let ticks = ticks_until(rate, start, Vec3::ZERO, |v| v == Vec3::ZERO);
+            let time = ticks as f32 / rate;
+            assert!(
+                (time - CURVE.release_time).abs() <= 1.0 / rate + 1e-6,
+                "{rate} Hz: {time} s"
+            );
+        }
+    }
+
+    #[test]
+    fn attack_follows_the_curve_midway() {
+        // Half the attack time in: 1 - (1 - 0.5)^2 = 0.75 of top speed.
+        let dt = 1.0 / 240.0;
+        let mut v = Vec3::ZERO;
+        for _ in 0..30 {
+            v = horizontal_velocity(v, Vec3::X, &CURVE, dt);
+        }
+        assert!((v.x / CURVE.max_speed - 0.75).abs() < 0.01, "{v}");
+    }
+
+    #[test]
+    fn analog_input_lowers_target_speed() {
+        let mut v = Vec3::ZERO;
+        for _ in 0..120 {
+            v = horizontal_velocity(v, Vec3::new(0.0, 0.0, -0.5), &CURVE, 1.0 / 60.0);
+        }
+        assert!((v.length() - 2.0).abs() < 1e-4, "{v}");
+        assert!(v.z < 0.0);
+        // Pushing the stick further speeds up again, easing back from full to half slows down.
+        let half = v;
+        for _ in 0..60 {
+            v = horizontal_velocity(v, Vec3::new(0.0, 0.0, -1.0), &CURVE, 1.0 / 60.0);
+        }
+        assert!((v.length() - 4.0).abs() < 1e-4);
+        let next = horizontal_velocity(v, Vec3::new(0.0, 0.0, -0.5), &CURVE, 1.0 / 60.0);
+        assert!(next.length() < v.length() && next.length() > half.length());
+    }
+
+    #[test]
+    fn reversing_costs_speed() {
+        let dt = 1.0 / 60.0;
+        let mut v = Vec3::X * 4.0;
+        let mut slowest = f32::MAX;
+        let mut ticks = 0;
+        while v.x > -3.99 {
+            v = horizontal_velocity(v, -Vec3::X, &CURVE, dt);
+            slowest = slowest.min(v.length());
+            ticks += 1;
+            assert!(ticks < 1000);
+        }
+        assert!(slowest < 1.0, "reversal kept {slowest} m/s");
+        assert!(v.length() <= 4.0 + 1e-4);
+    }
+
+    #[test]
+    fn turning_never_gains_speed() {
+        let dt = 1.0 / 60.0;
+        for degrees in [10.0f32, 45.0, 90.0, 135.0] {
+            let wish = Vec3::new(degrees.to_radians().cos(), 0.0, degrees.to_radians().sin());
+            let mut v = Vec3::X * 4.0;
+            for _ in 0..60 {
+                v = horizontal_velocity(v, wish, &CURVE, dt);
+                assert!(v.length() <= 4.0 + 1e-4, "{degrees}: {v}");
+            }
+            assert!((v - wish * 4.0).length() < 1e-3, "{degrees}: ends along wish, {v}");
+        }
+    }
+
+    #[test]
+    fn small_turns_keep_speed() {
+        let wish = Vec3::new(5f32.to_radians().cos(), 0.0, 5f32.to_radians().sin());
+        let v = horizontal_velocity(Vec3::X * 4.0, wish, &CURVE, 1.0 / 60.0);
+        assert!(v.length() > 3.95, "{v}");
+    }
+
+    #[test]
+    fn gravity_jump_and_terminal_speed() {
+        let settings = GravitySettings {
+            gravity: 10.0,
+            terminal_speed: 20.0,
+            jump_velocity: 5.0,
+        };
+        assert_eq!(vertical_speed(0.0, true, true, &settings, 0.1), (5.0, true));
+        assert_eq!(vertical_speed(0.0, true, false, &settings, 0.1), (-1.0, false));
+        assert_eq!(vertical_speed(-19.5, false, false, &settings, 0.1), (-20.0, false));
+    }
+}

@@ -1,0 +1,226 @@
+//! Stair stepping by shape sweeps: up onto ledges in the way, and down onto floor the body has
+//! just walked off.
+//!
+//! Step up ([`step_up`]), when the body stands on floor and moves:
+//! 1. Probe the tick's horizontal motion. Free: the move is done, no step. Blocked by walkable
+//!    ground (a ramp) or by something facing down: no step, sliding handles it.
+//! 2. Sweep up from the obstacle by at most the max step height, sliding along ceilings.
+//! 3. Sweep forward by the motion left, at least the minimum forward step, sliding along walls.
+//! 4. Sweep down by at most the height climbed. The landing must be higher than the start and
+//!    walkable. A tilted landing (a rounded shape on the step's edge) gets a second look a little
+//!    further ahead.
+//! 5. Check that the tread is deep enough: the body needs the minimum step depth of room ahead.
+//!
+//! Step down ([`step_down`]): sweep down by at most the max step height, sliding off edges; land
+//! only on walkable floor, then snap.
+
+use glam::Vec3;
+
+use crate::body::{Contact, KinematicBody};
+use crate::floor::{horizontal, is_walkable, slope_angle, vertical};
+use crate::settings::StairSettings;
+use crate::sweep::iterate_sweep;
+
+/// Smallest height gain that counts as a step, m. Below it the sweeps only found the floor the
+/// body already stands on (the difference is the engines' margin and recovery noise).
+pub const MIN_STEP_RISE: f32 = 0.002;
+
+/// A drop larger than what the floor's slope explains by more than this counts as a step down
+/// (and moves the camera smoother), m. Following a ramp down is not a step.
+pub const STEP_DOWN_TOLERANCE: f32 = 0.01;
+
+/// A contact whose normal points down more than this (cosine with up) is an overhang, not a
+/// riser; stepping up cannot pass it.
+const OVERHANG_COSINE: f32 = -0.05;
+
+/// What lies ahead of a grounded body for this tick's horizontal motion.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Ahead {
+    /// Nothing in the way: the motion can be made as it is. `travel` is the probe's travel (m),
+    /// which the caller applies instead of sliding again.
+    Free {
+        /// Displacement of the free probe, m.
+        travel: Vec3,
+    },
+    /// The body stepped up onto a ledge; it has not been moved yet.
+    Stepped(StepUp),
+    /// Something is in the way that is not a step: slide along it.
+    Blocked,
+}
+
+/// A step up that was found.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StepUp {
+    /// Displacement from the body's position to the landing on the step, m.
+    pub displacement: Vec3,
+    /// Height gained, m (positive).
+    pub height: f32,
+    /// Horizontal motion of this tick still to be made after the step, m.
+    pub motion_left: Vec3,
+}
+
+/// A step down that was taken.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StepDown {
+    /// Vertical travel, m (negative: down).
+    pub height: f32,
+    /// True when the drop was a step and not just following a sloped floor down.
+    pub is_step: bool,
+}
+
+/// Probes `motion` (m, horizontal, this tick) from the body's position and, if a step blocks
+/// it, finds the landing on top of the step. Does not move the body.
+pub fn step_up<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    motion: Vec3,
+    settings: &StairSettings,
+) -> Ahead {
+    let up = body.up_direction();
+    let max_angle = body.floor_max_angle();
+    let start = body.position();
+
+    let probe = body.test_move(start, motion);
+    let Some(obstacle) = probe.contact else {
+        return Ahead::Free {
+            travel: probe.travel,
+        };
+    };
+    let length = motion.length();
+    if !settings.step_up_enabled
+        || settings.max_step_height <= 0.0
+        || length <= 0.0
+        || is_walkable(obstacle.normal, up, max_angle)
+        || obstacle.normal.dot(up) < OVERHANG_COSINE
+    {
+        return Ahead::Blocked;
+    }
+    let direction = motion / length;
+
+    // Sweep up from where the probe stopped.
+    let at_obstacle = start + probe.travel;
+    let rise = iterate_sweep(
+        body,
+        at_obstacle,
+        up * settings.max_step_height,
+        settings.sweep_iterations,
+    );
+    if vertical(rise.end - at_obstacle, up) <= MIN_STEP_RISE {
+        return Ahead::Blocked;
+    }
+    let top = rise.end;
+
+    // Forward by what is left of the motion, and far enough to reach the tread.
+    let forward = horizontal(probe.remainder, up)
+        .length()
+        .max(settings.min_step_forward);
+    let Some(mut landing) = land(body, start, top, direction * forward, settings) else {
+        return Ahead::Blocked;
+    };
+    if !is_walkable(landing.contact.normal, up, max_angle) {
+        // A rounded bottom resting on the step's edge: look for the tread a little further on.
+        if settings.step_forward_test <= 0.0 {
+            return Ahead::Blocked;
+        }
+        let further = direction * (forward + settings.step_forward_test);
+        match land(body, start, top, further, settings) {
+            Some(second) if is_walkable(second.contact.normal, up, max_angle) => landing = second,
+            _ => return Ahead::Blocked,
+        }
+    }
+    let height = vertical(landing.position - start, up);
+    if height <= MIN_STEP_RISE || height > settings.max_step_height + body.safe_margin() {
+        return Ahead::Blocked;
+    }
+
+    // The tread must leave room ahead: measured from the obstacle, so the overhang of the
+    // landing already counts.
+    let advanced = horizontal(landing.position - at_obstacle, up).dot(direction);
+    let room = settings.min_step_depth - advanced.max(0.0);
+    if room > body.safe_margin() {
+        let ahead = body.test_move(landing.position, direction * room);
+        if let Some(wall) = ahead.contact {
+            let blocked = !is_walkable(wall.normal, up, max_angle)
+                && ahead.travel.dot(direction) < room - body.safe_margin();
+            if blocked {
+                return Ahead::Blocked;
+            }
+        }
+    }
+
+    let displacement = landing.position - start;
+    let moved = horizontal(displacement, up).length();
+    Ahead::Stepped(StepUp {
+        displacement,
+        height,
+        motion_left: direction * (length - moved).max(0.0),
+    })
+}
+
+/// A place found on top of a step.
+struct Landing {
+    position: Vec3,
+    contact: Contact,
+}
+
+/// From `top` (above the step), sweeps forward by `forward` and then down, no lower than the
+/// height of `start`. `None` when nothing was found to stand on.
+fn land<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    start: Vec3,
+    top: Vec3,
+    forward: Vec3,
+    settings: &StairSettings,
+) -> Option<Landing> {
+    let up = body.up_direction();
+    let ahead = iterate_sweep(body, top, forward, settings.sweep_iterations);
+    let drop = vertical(ahead.end - start, up);
+    if drop <= 0.0 {
+        return None;
+    }
+    let down = body.test_move(ahead.end, -up * drop);
+    let contact = down.contact?;
+    Some(Landing {
+        position: ahead.end + down.travel,
+        contact,
+    })
+}
+
+/// Moves the body down onto walkable floor within the max step height and snaps it there.
+///
+/// `horizontal_travel` is how far (m) the body moved horizontally this tick: a drop that the
+/// landing floor's slope explains over that distance is reported as not a step. Returns `None`
+/// (and leaves the body where it was) when there is no walkable floor in reach.
+pub fn step_down<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    settings: &StairSettings,
+    horizontal_travel: f32,
+) -> Option<StepDown> {
+    if !settings.step_down_enabled || settings.max_step_height <= 0.0 {
+        return None;
+    }
+    let up = body.up_direction();
+    let start = body.position();
+    let sweep = iterate_sweep(
+        body,
+        start,
+        -up * settings.max_step_height,
+        settings.sweep_iterations,
+    );
+    let contact = sweep.contact?;
+    if !is_walkable(contact.normal, up, body.floor_max_angle()) || !sweep.end.is_finite() {
+        return None;
+    }
+    body.set_position(sweep.end);
+    body.apply_floor_snap();
+    if !body.is_on_floor() {
+        body.set_position(start);
+        return None;
+    }
+    let height = vertical(body.position() - start, up);
+    let slope = slope_angle(body.floor_normal(), up).unwrap_or(0.0);
+    let explained = horizontal_travel.max(0.0) * slope.tan();
+    Some(StepDown {
+        height,
+        is_step: -height > explained + STEP_DOWN_TOLERANCE,
+    })
+}
