@@ -285,6 +285,55 @@ impl Controller {
         report.velocity = run + up * rise;
         report
     }
+
+    /// Building block for scripts with their own order: if a step blocks the horizontal part of
+    /// `velocity` (m/s) over `dt` (s), moves the body onto it and returns the height gained (m).
+    /// Returns 0 and leaves the body alone when it is not on floor, is moving up, or nothing
+    /// steppable is ahead. Call it before the move.
+    pub fn stair_step_up<B: KinematicBody + ?Sized>(
+        &self,
+        body: &mut B,
+        velocity: Vec3,
+        dt: f32,
+    ) -> f32 {
+        let up = up_of(body);
+        let motion = horizontal(velocity, up) * dt;
+        if !body.is_on_floor()
+            || vertical(velocity, up) > 0.0
+            || !motion.is_finite()
+            || motion.length() <= MIN_MOTION
+        {
+            return 0.0;
+        }
+        let start = body.position();
+        match step_up(body, motion, &self.settings.stairs) {
+            Ahead::Stepped(step) => {
+                body.set_position(start + step.displacement);
+                step.height
+            }
+            Ahead::Free { .. } | Ahead::Blocked => 0.0,
+        }
+    }
+
+    /// Building block for scripts with their own order: after the move, if the body stood on
+    /// floor before it (`was_on_floor`), is not moving up (`velocity`, m/s) and has lost the
+    /// floor, moves it down onto floor within the max step height. `horizontal_travel` is how
+    /// far it moved horizontally this tick (m). Returns the vertical travel for the `stepped`
+    /// signal (m, negative), or `None` when there was no step (a ramp followed down is not one).
+    pub fn stair_step_down<B: KinematicBody + ?Sized>(
+        &self,
+        body: &mut B,
+        was_on_floor: bool,
+        velocity: Vec3,
+        horizontal_travel: f32,
+    ) -> Option<f32> {
+        let up = up_of(body);
+        if !was_on_floor || vertical(velocity, up) > 0.0 || body.is_on_floor() {
+            return None;
+        }
+        let step = step_down(body, &self.settings.stairs, horizontal_travel)?;
+        step.is_step.then_some(step.height)
+    }
 }
 
 /// The body's up direction as a unit vector; +Y when the body reports a degenerate one.
