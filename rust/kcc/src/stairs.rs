@@ -2,8 +2,9 @@
 //! just walked off.
 //!
 //! Step up ([`step_up`]), when the body stands on floor and moves:
-//! 1. Probe the tick's horizontal motion. Free: the move is done, no step. Blocked by walkable
-//!    ground (a ramp) or by something facing down: no step, sliding handles it.
+//! 1. Probe the tick's horizontal motion. Free: the move is done, no step. Walkable ground in
+//!    the way (a ramp, the edge the body rolls over) is slid along in case a riser follows; a
+//!    path that ends free or on walkable ground, or an overhang, is no step: sliding handles it.
 //! 2. Sweep up from the obstacle by at most the max step height, sliding along ceilings.
 //! 3. Sweep forward by the motion left, at least the minimum forward step, sliding along walls.
 //! 4. Sweep down by at most the height climbed. The landing must be higher than the start and
@@ -17,7 +18,7 @@
 use glam::Vec3;
 
 use crate::body::{Contact, KinematicBody};
-use crate::floor::{horizontal, is_walkable, slope_angle, vertical};
+use crate::floor::{horizontal, is_walkable, slide, slope_angle, vertical};
 use crate::settings::StairSettings;
 use crate::sweep::iterate_sweep;
 
@@ -79,17 +80,38 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     let max_angle = body.floor_max_angle();
     let start = body.position();
 
-    let probe = body.test_move(start, motion);
-    let Some(obstacle) = probe.contact else {
-        return Ahead::Free {
-            travel: probe.travel,
-        };
-    };
+    // Probe the motion. Walkable ground in the way (a ramp, or the edge of the step the body is
+    // rolling over) is followed, since a riser may be right behind it.
     let length = motion.length();
+    let mut at_obstacle = start;
+    let mut rest = motion;
+    let mut obstacle = None;
+    for iteration in 0..settings.sweep_iterations.max(1) {
+        let test = body.test_move(at_obstacle, rest);
+        let Some(hit) = test.contact else {
+            if iteration == 0 {
+                return Ahead::Free {
+                    travel: test.travel,
+                };
+            }
+            return Ahead::Blocked;
+        };
+        at_obstacle += test.travel;
+        if !is_walkable(hit.normal, up, max_angle) {
+            obstacle = Some((hit, test.remainder));
+            break;
+        }
+        rest = slide(test.remainder, hit.normal);
+        if rest.dot(motion) <= 0.0 {
+            break;
+        }
+    }
+    let Some((obstacle, remainder)) = obstacle else {
+        return Ahead::Blocked;
+    };
     if !settings.step_up_enabled
         || settings.max_step_height <= 0.0
         || length <= 0.0
-        || is_walkable(obstacle.normal, up, max_angle)
         || obstacle.normal.dot(up) < OVERHANG_COSINE
     {
         return Ahead::Blocked;
@@ -97,7 +119,6 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     let direction = motion / length;
 
     // Sweep up from where the probe stopped.
-    let at_obstacle = start + probe.travel;
     let rise = iterate_sweep(
         body,
         at_obstacle,
@@ -110,7 +131,7 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     let top = rise.end;
 
     // Forward by what is left of the motion, and far enough to reach the tread.
-    let forward = horizontal(probe.remainder, up)
+    let forward = horizontal(remainder, up)
         .length()
         .max(settings.min_step_forward);
     let Some(mut landing) = land(body, start, top, direction * forward, settings) else {

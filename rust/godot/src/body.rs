@@ -1,0 +1,170 @@
+//! The port: `kcc::KinematicBody` answered by a Godot `CharacterBody3D`.
+//!
+//! A translation table: each trait method is one or two engine calls. Positions are the node's
+//! global position (its origin), as `kcc::KinematicBody` documents for Godot.
+//!
+//! # Why every call goes through `base()` / `base_mut()`
+//! The port borrows the Rust object (`&mut T`) and reaches the engine node through the object's
+//! own base guards, one guard per engine call. The other way, a `Gd<CharacterBody3D>` taken from
+//! `to_gd()`, would also reach the node, but gdext keeps the Rust object bound (`&mut self` of
+//! the running `physics_process` or `#[func]`) while the engine runs the call. If the engine
+//! then calls back into this object (a notification, a signal handler, a script method that
+//! calls one of our `#[func]`s), gdext would find it already bound and panic. A `base_mut()`
+//! guard marks the bound instance as re-entrant for the length of the call, which is exactly
+//! what a call that may come back needs. The cost is one `Gd` clone per engine call, small next
+//! to a physics query. Guards never outlive the statement that takes them.
+
+use godot::classes::{CharacterBody3D, Engine, KinematicCollision3D};
+use godot::obj::{GodotClass, NewGd, WithBaseField};
+
+use kcc::{Contact, KinematicBody, MotionTest};
+
+use crate::convert::{to_glam, to_godot};
+
+/// A Rust class whose base is `CharacterBody3D`, seen as a `kcc::KinematicBody`.
+pub struct GodotBody<'a, T>
+where
+    T: WithBaseField + GodotClass<Base = CharacterBody3D>,
+{
+    owner: &'a mut T,
+}
+
+impl<'a, T> GodotBody<'a, T>
+where
+    T: WithBaseField + GodotClass<Base = CharacterBody3D>,
+{
+    /// The port over `owner`'s node. Borrowing `owner` for the port's lifetime keeps other code
+    /// from touching the object's fields in the middle of a tick.
+    pub fn new(owner: &'a mut T) -> Self {
+        Self { owner }
+    }
+
+    /// The delta Godot's `move_and_slide` will use for this call, s: the physics delta inside a
+    /// physics frame, the process delta outside (the same rule as the engine's).
+    fn engine_delta(&self) -> f64 {
+        if Engine::singleton().is_in_physics_frame() {
+            self.owner.base().get_physics_process_delta_time()
+        } else {
+            self.owner.base().get_process_delta_time()
+        }
+    }
+}
+
+/// Factor that makes Godot's `move_and_slide` (which always moves by velocity x the engine's
+/// delta) move by velocity x `dt`: `dt / engine_delta`. `None` when nothing should move (`dt`
+/// zero, negative or not finite). 1 when the engine's delta is unusable (zero in the first
+/// frame, say), so the engine's own delta is used as it is.
+pub fn slide_scale(dt: f32, engine_delta: f64) -> Option<f32> {
+    if !dt.is_finite() || dt <= 0.0 {
+        return None;
+    }
+    if !engine_delta.is_finite() || engine_delta <= 0.0 {
+        return Some(1.0);
+    }
+    let scale = (f64::from(dt) / engine_delta) as f32;
+    (scale.is_finite() && scale > 0.0).then_some(scale)
+}
+
+impl<T> KinematicBody for GodotBody<'_, T>
+where
+    T: WithBaseField + GodotClass<Base = CharacterBody3D>,
+{
+    fn position(&self) -> glam::Vec3 {
+        to_glam(self.owner.base().get_global_position())
+    }
+
+    fn set_position(&mut self, position: glam::Vec3) {
+        self.owner
+            .base_mut()
+            .set_global_position(to_godot(position));
+    }
+
+    fn test_move(&mut self, from: glam::Vec3, motion: glam::Vec3) -> MotionTest {
+        // The body's own rotation and scale, moved to `from`.
+        let mut start = self.owner.base().get_global_transform();
+        start.origin = to_godot(from);
+        // Godot's default margin for test_move is 0.001, not the node's safe_margin: pass it.
+        let margin = self.owner.base().get_safe_margin();
+        // A fresh result object per test: nothing of an earlier test can leak into this one.
+        let collision = KinematicCollision3D::new_gd();
+        let hit = self
+            .owner
+            .base_mut()
+            .test_move_ex(start, to_godot(motion))
+            .collision(&collision)
+            .safe_margin(margin)
+            .done();
+        // Contact getters print an engine error when there is no contact: ask only after a hit.
+        let contact = hit.then(|| Contact {
+            normal: to_glam(collision.get_normal()),
+            point: to_glam(collision.get_position()),
+            depth: collision.get_depth(),
+        });
+        MotionTest {
+            travel: to_glam(collision.get_travel()),
+            remainder: to_glam(collision.get_remainder()),
+            contact,
+        }
+    }
+
+    fn move_and_slide(&mut self, velocity: glam::Vec3, dt: f32) -> glam::Vec3 {
+        let Some(scale) = slide_scale(dt, self.engine_delta()) else {
+            return velocity;
+        };
+        self.owner
+            .base_mut()
+            .set_velocity(to_godot(velocity * scale));
+        self.owner.base_mut().move_and_slide();
+        to_glam(self.owner.base().get_velocity()) / scale
+    }
+
+    fn is_on_floor(&self) -> bool {
+        self.owner.base().is_on_floor()
+    }
+
+    fn floor_normal(&self) -> glam::Vec3 {
+        to_glam(self.owner.base().get_floor_normal())
+    }
+
+    fn apply_floor_snap(&mut self) {
+        self.owner.base_mut().apply_floor_snap();
+    }
+
+    fn up_direction(&self) -> glam::Vec3 {
+        to_glam(self.owner.base().get_up_direction())
+    }
+
+    fn floor_max_angle(&self) -> f32 {
+        self.owner.base().get_floor_max_angle()
+    }
+
+    fn safe_margin(&self) -> f32 {
+        self.owner.base().get_safe_margin()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slide_scale_matches_engine_delta() {
+        assert_eq!(slide_scale(1.0 / 60.0, 1.0 / 60.0), Some(1.0));
+        let half = slide_scale(1.0 / 120.0, 1.0 / 60.0).unwrap();
+        assert!((half - 0.5).abs() < 1e-6);
+        let sub = slide_scale(0.04, 0.12).unwrap();
+        assert!((sub - 1.0 / 3.0).abs() < 1e-6);
+    }
+
+    #[test]
+    fn slide_scale_refuses_unusable_deltas() {
+        for dt in [0.0, -0.1, f32::NAN, f32::INFINITY] {
+            assert_eq!(slide_scale(dt, 1.0 / 60.0), None, "{dt}");
+        }
+        for engine in [0.0, -1.0, f64::NAN, f64::INFINITY] {
+            assert_eq!(slide_scale(1.0 / 60.0, engine), Some(1.0), "{engine}");
+        }
+        // A ratio that overflows f32 is refused, not passed on as infinity.
+        assert_eq!(slide_scale(f32::MAX, 1e-300), None);
+    }
+}

@@ -1,0 +1,143 @@
+//! `StepSmoothCamera3D`: a camera that hides stair steps.
+//!
+//! The camera listens to its character's `stepped` signal. On a step of `dy` it stays where it
+//! was (an offset of `-dy` relative to its resting place), then eases back with the core's
+//! frame-rate independent decay (`kcc::StepSmoother`).
+
+use godot::classes::{Camera3D, Engine, ICamera3D, Node};
+use godot::prelude::*;
+
+use kcc::StepSmoother;
+
+use crate::character::RustCharacterBody3D;
+use crate::warnings::{CameraSetup, camera_warnings};
+
+/// Default rate at which the step offset returns to zero, 1/s.
+const DEFAULT_DECAY: f32 = 20.0;
+
+/// A [Camera3D] that smooths out the vertical jolt of stair steps.
+///
+/// When its [member target] steps up or down by `dy` ([signal RustCharacterBody3D.stepped]),
+/// the camera keeps its height for that instant and then glides back to its resting place:
+/// `offset = offset × exp(-decay × delta)` every frame, independent of the frame rate.
+///
+/// Put it below the character (usually under a yaw pivot) at eye height; that local height is
+/// its resting place, taken when it enters the scene. Only the local y position is driven:
+/// rotate and move it sideways freely, but move it up and down through its parent.
+#[derive(GodotClass)]
+#[class(base = Camera3D, init, tool)]
+pub struct StepSmoothCamera3D {
+    /// The character whose steps are smoothed. Empty: the nearest [RustCharacterBody3D] above
+    /// the camera in the scene tree. Read when the camera becomes ready.
+    #[export]
+    target: Option<Gd<RustCharacterBody3D>>,
+
+    /// Rate at which the step offset returns to zero, in 1/s: 20 feels weighty, 40 snappy.
+    #[export(range = (0.0, 60.0, 0.5, or_greater, suffix = "1/s"))]
+    #[init(val = DEFAULT_DECAY)]
+    decay: f32,
+
+    /// The offset state, m.
+    #[init(val = StepSmoother::new(DEFAULT_DECAY))]
+    smoother: StepSmoother,
+    /// Local y of the camera at rest, m.
+    rest_height: f32,
+
+    base: Base<Camera3D>,
+}
+
+#[godot_api]
+impl ICamera3D for StepSmoothCamera3D {
+    fn ready(&mut self) {
+        if Engine::singleton().is_editor_hint() {
+            return;
+        }
+        self.rest_height = self.base().get_position().y;
+        match self.find_target() {
+            Some(target) => {
+                target
+                    .signals()
+                    .stepped()
+                    .connect_other(&*self, Self::add_step);
+            }
+            None => godot_warn!(
+                "StepSmoothCamera3D \"{}\": no RustCharacterBody3D to follow; set `target`",
+                self.base().get_name()
+            ),
+        }
+    }
+
+    fn process(&mut self, delta: f64) {
+        if Engine::singleton().is_editor_hint() {
+            return;
+        }
+        self.smoother.decay = self.decay;
+        let offset = self.smoother.update(delta as f32);
+        let mut position = self.base().get_position();
+        position.y = self.rest_height + offset;
+        self.base_mut().set_position(position);
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        let setup = CameraSetup {
+            has_target: self.find_target().is_some(),
+            decay: self.decay,
+        };
+        camera_warnings(&setup)
+            .iter()
+            .map(GString::from)
+            .collect()
+    }
+}
+
+#[godot_api]
+impl StepSmoothCamera3D {
+    /// Records a step of `vertical_travel` m (positive up): the camera keeps its height and
+    /// eases back. Connected to the target's [signal RustCharacterBody3D.stepped] on ready;
+    /// call it yourself for other vertical jolts you want smoothed.
+    #[func]
+    fn add_step(&mut self, vertical_travel: f32) {
+        self.smoother.on_step(vertical_travel);
+    }
+
+    /// Current vertical offset from the resting place, in m (negative after a step up).
+    #[func]
+    fn get_step_offset(&self) -> f32 {
+        self.smoother.offset()
+    }
+
+    /// Drops the offset at once (after a teleport, say).
+    #[func]
+    fn reset_smoothing(&mut self) {
+        self.smoother.reset();
+    }
+
+    /// Sets the resting local height, in m (it is taken from the position on ready).
+    #[func]
+    fn set_rest_height(&mut self, height: f32) {
+        self.rest_height = height;
+    }
+
+    /// The resting local height, in m.
+    #[func]
+    fn get_rest_height(&self) -> f32 {
+        self.rest_height
+    }
+}
+
+impl StepSmoothCamera3D {
+    /// The [`target`](Self::target), or the nearest `RustCharacterBody3D` ancestor.
+    fn find_target(&self) -> Option<Gd<RustCharacterBody3D>> {
+        if let Some(target) = &self.target {
+            return Some(target.clone());
+        }
+        let mut node: Option<Gd<Node>> = self.base().get_parent();
+        while let Some(current) = node {
+            match current.try_cast::<RustCharacterBody3D>() {
+                Ok(body) => return Some(body),
+                Err(other) => node = other.get_parent(),
+            }
+        }
+        None
+    }
+}

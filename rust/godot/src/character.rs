@@ -1,0 +1,570 @@
+//! `RustCharacterBody3D`: a `CharacterBody3D` that walks up and down stairs.
+//!
+//! The node is a translation table. Inspector properties become `kcc::ControllerSettings`
+//! ([`settings`](crate::settings)), the node becomes a `kcc::KinematicBody`
+//! ([`GodotBody`]), input becomes a `kcc::TickInput`, and the core's `TickReport` becomes
+//! the node's velocity and signals.
+
+use std::collections::HashSet;
+
+use godot::classes::character_body_3d::MotionMode;
+use godot::classes::{
+    CharacterBody3D, CollisionPolygon3D, CollisionShape3D, Engine, ICharacterBody3D, Input,
+    InputMap, Node, Node3D,
+};
+use godot::prelude::*;
+
+use kcc::{Controller, TickInput, TickReport};
+
+use crate::body::GodotBody;
+use crate::convert::{to_glam, to_godot};
+use crate::input::wish_direction;
+use crate::settings::{Properties, sanitize};
+use crate::warnings::{BodySetup, ShapeChild, YawNode, body_warnings};
+
+/// The core's defaults, for the inspector's initial values.
+fn defaults() -> Properties {
+    Properties::default()
+}
+
+/// A [CharacterBody3D] that walks up and down stairs smoothly, with tunable acceleration.
+///
+/// Each physics tick it turns input into a velocity with normalized ADSR curves (attack
+/// `1 - (1 - t)²`, release `(1 - t)²`), applies gravity and jumps, steps up onto ledges no
+/// higher than [member max_step_height], moves with [method CharacterBody3D.move_and_slide],
+/// and follows steps and slopes down instead of flying off them. Every step emits
+/// [signal stepped], which [StepSmoothCamera3D] uses to hide the jolt.
+///
+/// **Built-in input** (the default): the node reads the input actions named under *Input*,
+/// orients them by [member yaw_node], and runs the whole tick in its own physics process.
+///
+/// **Driven by code** ([member use_builtin_input] off): call [method set_wish_direction] and
+/// [method set_jump_pressed], then [method tick] from your `_physics_process`; or keep your own
+/// velocity code and call [method move_and_step] where you called `move_and_slide()`; or compose
+/// [method stair_step_up], `move_and_slide()` and [method stair_step_down] yourself.
+///
+/// Setup for Jolt Physics: give the body a [CollisionShape3D] (a capsule works) whose shape
+/// margin is 0.001 m, and keep [member CharacterBody3D.safe_margin] at 0.001 m. The node's
+/// origin is the reference point of every position (put the shape above it to make it the feet).
+#[derive(GodotClass)]
+#[class(base = CharacterBody3D, init, tool)]
+pub struct RustCharacterBody3D {
+    /// Highest ledge the character steps onto, and deepest drop it follows down, in m.
+    #[export_group(name = "Stairs")]
+    #[export(range = (0.0, 1.0, 0.01, or_greater, suffix = "m"))]
+    #[init(val = defaults().max_step_height)]
+    max_step_height: f32,
+
+    /// Free tread the character needs on top of a step, in m. A ledge shallower than this in
+    /// front of a wall is not climbed.
+    #[export(range = (0.0, 0.5, 0.005, or_greater, suffix = "m"))]
+    #[init(val = defaults().min_step_depth)]
+    min_step_depth: f32,
+
+    /// Shortest forward probe for the top of a step, in m, so that slow walking and high tick
+    /// rates (where speed × tick is tiny) still find steps.
+    #[export(range = (0.0, 0.1, 0.001, or_greater, suffix = "m"))]
+    #[init(val = defaults().min_step_forward)]
+    min_step_forward: f32,
+
+    /// How much further to look for a flat tread when the shape lands on a step's edge, in m.
+    #[export(range = (0.0, 0.5, 0.01, or_greater, suffix = "m"))]
+    #[init(val = defaults().step_forward_test)]
+    step_forward_test: f32,
+
+    /// Slide iterations of the stair sweeps along ceilings and walls (count, at least 1).
+    #[export(range = (1.0, 8.0, 1.0, or_greater))]
+    #[init(val = defaults().sweep_iterations)]
+    sweep_iterations: i32,
+
+    /// Whether the character steps up onto ledges no higher than [member max_step_height].
+    #[export]
+    #[init(val = defaults().step_up_enabled)]
+    step_up_enabled: bool,
+
+    /// Whether the character follows steps and slopes down instead of flying off them.
+    #[export]
+    #[init(val = defaults().step_down_enabled)]
+    step_down_enabled: bool,
+
+    /// Top horizontal speed on floor with the stick fully pushed, in m/s.
+    #[export_group(name = "Movement")]
+    #[export(range = (0.0, 20.0, 0.1, or_greater, suffix = "m/s"))]
+    #[init(val = defaults().max_speed)]
+    max_speed: f32,
+
+    /// Time from standing still to [member max_speed] on floor (attack), in s.
+    #[export(range = (0.001, 2.0, 0.001, or_greater, suffix = "s"))]
+    #[init(val = defaults().attack_time)]
+    attack_time: f32,
+
+    /// Time from [member max_speed] to standing still on floor once input stops (release), in s.
+    #[export(range = (0.001, 2.0, 0.001, or_greater, suffix = "s"))]
+    #[init(val = defaults().release_time)]
+    release_time: f32,
+
+    /// Top horizontal speed in the air, in m/s.
+    #[export(range = (0.0, 20.0, 0.1, or_greater, suffix = "m/s"))]
+    #[init(val = defaults().air_max_speed)]
+    air_max_speed: f32,
+
+    /// Time from standing still to [member air_max_speed] in the air (air control), in s.
+    #[export(range = (0.001, 5.0, 0.001, or_greater, suffix = "s"))]
+    #[init(val = defaults().air_attack_time)]
+    air_attack_time: f32,
+
+    /// Time from [member air_max_speed] to still in the air once input stops (air drag), in s.
+    #[export(range = (0.001, 5.0, 0.001, or_greater, suffix = "s"))]
+    #[init(val = defaults().air_release_time)]
+    air_release_time: f32,
+
+    /// Downward acceleration, in m/s².
+    #[export_group(name = "Gravity & Jump")]
+    #[export(range = (0.0, 50.0, 0.1, or_greater, suffix = "m/s²"))]
+    #[init(val = defaults().gravity)]
+    gravity: f32,
+
+    /// Fastest falling speed, in m/s.
+    #[export(range = (0.1, 100.0, 0.1, or_greater, suffix = "m/s"))]
+    #[init(val = defaults().terminal_speed)]
+    terminal_speed: f32,
+
+    /// Upward speed a jump from the floor starts with, in m/s (0 disables jumping).
+    #[export(range = (0.0, 20.0, 0.1, or_greater, suffix = "m/s"))]
+    #[init(val = defaults().jump_velocity)]
+    jump_velocity: f32,
+
+    /// Read the input actions below and run the whole tick in the node's physics process. Turn
+    /// off to drive the node from code ([method tick], [method move_and_step]).
+    #[export_group(name = "Input")]
+    #[export]
+    #[var(set = set_use_builtin_input)]
+    #[init(val = true)]
+    use_builtin_input: bool,
+
+    /// Input action that moves left (negative x of the stick).
+    #[export]
+    #[init(val = StringName::from("move_left"))]
+    move_left_action: StringName,
+
+    /// Input action that moves right (positive x of the stick).
+    #[export]
+    #[init(val = StringName::from("move_right"))]
+    move_right_action: StringName,
+
+    /// Input action that moves forward (away from the camera).
+    #[export]
+    #[init(val = StringName::from("move_forward"))]
+    move_forward_action: StringName,
+
+    /// Input action that moves back (toward the camera).
+    #[export]
+    #[init(val = StringName::from("move_back"))]
+    move_back_action: StringName,
+
+    /// Input action that jumps while held on the floor.
+    #[export]
+    #[init(val = StringName::from("jump"))]
+    jump_action: StringName,
+
+    /// A [Node3D] whose turn around +Y orients the input, usually the pivot that turns the
+    /// camera. Its pitch, roll and scale are ignored. Empty: the body's own rotation.
+    #[export(node_path = ("Node3D"))]
+    #[var(set = set_yaw_node)]
+    yaw_node: NodePath,
+
+    /// Wish direction set by code for [method tick].
+    wish_direction: Vector3,
+    /// Jump button state set by code for [method tick].
+    jump_pressed: bool,
+    /// Height of the last step, m, for [method get_last_step_height].
+    last_step_height: f32,
+    /// Warnings already printed, so that each is printed once.
+    warned: HashSet<String>,
+
+    base: Base<CharacterBody3D>,
+}
+
+#[godot_api]
+impl ICharacterBody3D for RustCharacterBody3D {
+    fn physics_process(&mut self, delta: f64) {
+        if !self.use_builtin_input || Engine::singleton().is_editor_hint() {
+            return;
+        }
+        let (wish, jump) = self.read_input();
+        self.run_tick(wish, jump, delta as f32);
+    }
+
+    fn get_configuration_warnings(&self) -> PackedStringArray {
+        body_warnings(&self.setup())
+            .iter()
+            .map(GString::from)
+            .collect()
+    }
+}
+
+#[godot_api]
+impl RustCharacterBody3D {
+    /// Emitted when the character steps up or down a stair. `vertical_travel` is the height
+    /// change in m: positive up, negative down. Connect a camera smoother to it (the
+    /// [StepSmoothCamera3D] connects itself).
+    #[signal]
+    fn stepped(vertical_travel: f32);
+
+    /// Emitted when the character comes down on floor after being in the air.
+    #[signal]
+    fn landed();
+
+    /// Emitted when a jump starts.
+    #[signal]
+    fn jumped();
+
+    /// Emitted when the character leaves the floor: it jumped, or walked off a ledge higher
+    /// than [member max_step_height].
+    #[signal]
+    fn left_floor();
+
+    /// Turns built-in input on or off.
+    #[func]
+    fn set_use_builtin_input(&mut self, enabled: bool) {
+        self.use_builtin_input = enabled;
+        self.base_mut().update_configuration_warnings();
+    }
+
+    /// Sets the node whose turn orients built-in input.
+    #[func]
+    fn set_yaw_node(&mut self, path: NodePath) {
+        self.yaw_node = path;
+        self.base_mut().update_configuration_warnings();
+    }
+
+    /// Sets where [method tick] moves the character, world space: direction, and length for how
+    /// far the stick is pushed (0 to 1, longer counts as 1). The vertical part is ignored. It
+    /// stays set until changed.
+    #[func]
+    fn set_wish_direction(&mut self, direction: Vector3) {
+        self.wish_direction = direction;
+    }
+
+    /// The wish direction [method tick] uses.
+    #[func]
+    fn get_wish_direction(&self) -> Vector3 {
+        self.wish_direction
+    }
+
+    /// Sets whether the jump button is held for [method tick]. A jump starts on the floor while
+    /// it is held; it stays held until set to false.
+    #[func]
+    fn set_jump_pressed(&mut self, pressed: bool) {
+        self.jump_pressed = pressed;
+    }
+
+    /// Whether [method tick] sees the jump button held.
+    #[func]
+    fn is_jump_pressed(&self) -> bool {
+        self.jump_pressed
+    }
+
+    /// Height change of the last stair step, in m (positive up, negative down; 0 before any).
+    #[func]
+    fn get_last_step_height(&self) -> f32 {
+        self.last_step_height
+    }
+
+    /// Runs one whole tick of `delta` s with the wish direction and jump set by code: speed
+    /// curves, gravity and jump, step up, move, step down. Updates
+    /// [member CharacterBody3D.velocity] and emits the signals. Call it from
+    /// `_physics_process` with [member use_builtin_input] off. A `delta` that is not positive
+    /// moves nothing; one above 0.25 s is clamped.
+    #[func]
+    fn tick(&mut self, delta: f64) {
+        let (wish, jump) = (self.wish_direction, self.jump_pressed);
+        self.run_tick(wish, jump, delta as f32);
+    }
+
+    /// A drop-in for `move_and_slide()` that also walks stairs: moves by
+    /// [member CharacterBody3D.velocity] over `delta` s, stepping up and down, and writes the
+    /// velocity back. Keep your own velocity code and call this instead of `move_and_slide()`.
+    /// Returns true when the character stepped up or down (and [signal stepped] was emitted).
+    #[func]
+    fn move_and_step(&mut self, delta: f64) -> bool {
+        let dt = delta as f32;
+        let Some((controller, velocity)) = self.prepare("move_and_step") else {
+            return false;
+        };
+        if !(dt.is_finite() && dt > 0.0) {
+            return false;
+        }
+        let report = controller.move_and_step(&mut GodotBody::new(self), velocity, dt);
+        self.base_mut().set_velocity(to_godot(report.velocity));
+        self.emit_report(&report);
+        report.stepped.is_some()
+    }
+
+    /// Building block: if a step blocks the horizontal part of
+    /// [member CharacterBody3D.velocity] over `delta` s, moves the body up onto it and returns
+    /// the height gained in m (emitting [signal stepped]). Returns 0 and leaves the body alone
+    /// when it is not on floor, is moving up, or nothing steppable is ahead. Call it before
+    /// `move_and_slide()`.
+    #[func]
+    fn stair_step_up(&mut self, delta: f64) -> f32 {
+        let Some((controller, velocity)) = self.prepare("stair_step_up") else {
+            return 0.0;
+        };
+        let height = controller.stair_step_up(&mut GodotBody::new(self), velocity, delta as f32);
+        if height > 0.0 {
+            self.emit_step(height);
+        }
+        height
+    }
+
+    /// Building block: after `move_and_slide()`, if the body stood on floor before the move
+    /// (`was_grounded`), is not moving up and has lost the floor, moves it down onto floor
+    /// within [member max_step_height] and snaps it there. Returns the height change in m
+    /// (negative, emitting [signal stepped]), or 0 when there was no step: no floor in reach,
+    /// or only a slope followed down. The horizontal travel that tells a slope from a step is
+    /// taken from `get_position_delta()`, so call it right after your last `move_and_slide()`.
+    #[func]
+    fn stair_step_down(&mut self, was_grounded: bool) -> f32 {
+        let Some((controller, velocity)) = self.prepare("stair_step_down") else {
+            return 0.0;
+        };
+        let travel = to_glam(self.base().get_position_delta());
+        let up = to_glam(self.base().get_up_direction());
+        let horizontal_travel = kcc::floor::horizontal(travel, up).length();
+        let step = controller.stair_step_down(
+            &mut GodotBody::new(self),
+            was_grounded,
+            velocity,
+            horizontal_travel,
+        );
+        match step {
+            Some(height) => {
+                self.emit_step(height);
+                height
+            }
+            None => 0.0,
+        }
+    }
+
+    /// Building block: sweeps the body's shape from the origin of `transform` by `motion` (m)
+    /// without moving the body, sliding along what it hits up to [member sweep_iterations]
+    /// times, and returns `transform` moved to where the sweep ended. Only the origin of
+    /// `transform` is used; the shape keeps the body's own rotation.
+    #[func]
+    fn iterate_sweep(&mut self, transform: Transform3D, motion: Vector3) -> Transform3D {
+        let Some((controller, _)) = self.prepare("iterate_sweep") else {
+            return transform;
+        };
+        let iterations = controller.settings().stairs.sweep_iterations;
+        let sweep = kcc::sweep::iterate_sweep(
+            &mut GodotBody::new(self),
+            to_glam(transform.origin),
+            to_glam(motion),
+            iterations,
+        );
+        let mut end = transform;
+        end.origin = to_godot(sweep.end);
+        end
+    }
+}
+
+impl RustCharacterBody3D {
+    /// The inspector's tuning properties.
+    fn properties(&self) -> Properties {
+        Properties {
+            max_step_height: self.max_step_height,
+            min_step_depth: self.min_step_depth,
+            min_step_forward: self.min_step_forward,
+            step_forward_test: self.step_forward_test,
+            sweep_iterations: self.sweep_iterations,
+            step_up_enabled: self.step_up_enabled,
+            step_down_enabled: self.step_down_enabled,
+            max_speed: self.max_speed,
+            attack_time: self.attack_time,
+            release_time: self.release_time,
+            air_max_speed: self.air_max_speed,
+            air_attack_time: self.air_attack_time,
+            air_release_time: self.air_release_time,
+            gravity: self.gravity,
+            terminal_speed: self.terminal_speed,
+            jump_velocity: self.jump_velocity,
+        }
+    }
+
+    /// A controller with the current properties, bad ones clamped (each problem warned once).
+    fn controller(&mut self) -> Option<Controller> {
+        let (settings, problems) = sanitize(self.properties().to_settings());
+        for problem in problems {
+            self.warn_once(format!("{problem}; using a safe value instead"));
+        }
+        // `sanitize` returns settings the core accepts; should it ever not, skip the tick.
+        Controller::new(settings).ok()
+    }
+
+    /// The controller and the body's velocity for a building block, or `None` (with a warning)
+    /// when the body is not in the scene tree, where physics queries cannot run.
+    fn prepare(&mut self, method: &str) -> Option<(Controller, glam::Vec3)> {
+        if !self.base().is_inside_tree() {
+            self.warn_once(format!("{method}() needs the body inside the scene tree"));
+            return None;
+        }
+        let controller = self.controller()?;
+        let velocity = to_glam(self.base().get_velocity());
+        if !velocity.is_finite() {
+            self.warn_once(format!("{method}(): velocity is not finite, treated as zero"));
+            return Some((controller, glam::Vec3::ZERO));
+        }
+        Some((controller, velocity))
+    }
+
+    /// One whole tick of `delta` s toward `wish` (world space) with the jump button `jump`.
+    fn run_tick(&mut self, wish: Vector3, jump: bool, delta: f32) {
+        if !self.base().is_inside_tree() {
+            self.warn_once("tick() needs the body inside the scene tree".to_string());
+            return;
+        }
+        let Some(controller) = self.controller() else {
+            return;
+        };
+        let input = TickInput {
+            wish_direction: to_glam(wish),
+            jump,
+            velocity: to_glam(self.base().get_velocity()),
+        };
+        let report = controller.tick(&mut GodotBody::new(self), &input, delta);
+        let sanitized = report.sanitized;
+        if sanitized.wish_direction || sanitized.velocity || sanitized.position {
+            self.warn_once(format!(
+                "a tick got unusable input and replaced it ({sanitized:?})"
+            ));
+        }
+        self.base_mut().set_velocity(to_godot(report.velocity));
+        self.emit_report(&report);
+    }
+
+    /// Emits the signals a tick's report calls for. No base guard is held here: each emit takes
+    /// its own, so handlers may call back into the body.
+    fn emit_report(&mut self, report: &TickReport) {
+        if let Some(height) = report.stepped {
+            self.emit_step(height);
+        }
+        if report.jumped {
+            self.signals().jumped().emit();
+        }
+        if report.left_floor() {
+            self.signals().left_floor().emit();
+        }
+        if report.landed() {
+            self.signals().landed().emit();
+        }
+    }
+
+    /// Records and emits one stair step of `height` m.
+    fn emit_step(&mut self, height: f32) {
+        self.last_step_height = height;
+        self.signals().stepped().emit(height);
+    }
+
+    /// The stick and the jump button from the input actions, oriented by the yaw node. No
+    /// input while an action is missing from the project's input map (warned once).
+    fn read_input(&mut self) -> (Vector3, bool) {
+        let actions = [
+            self.move_left_action.clone(),
+            self.move_right_action.clone(),
+            self.move_forward_action.clone(),
+            self.move_back_action.clone(),
+            self.jump_action.clone(),
+        ];
+        let missing: Vec<String> = {
+            let map = InputMap::singleton();
+            actions
+                .iter()
+                .filter(|action| !map.has_action(*action))
+                .map(|action| action.to_string())
+                .collect()
+        };
+        if !missing.is_empty() {
+            self.warn_once(format!(
+                "input actions {missing:?} are not in the project's input map (Project \
+                 Settings > Input Map); built-in input is ignored until they are"
+            ));
+            return (Vector3::ZERO, false);
+        }
+        let [left, right, forward, back, jump] = actions;
+        let input = Input::singleton();
+        let stick = input.get_vector(&left, &right, &forward, &back);
+        let jump = input.is_action_pressed(&jump);
+        let yaw = match self.yaw_node_3d() {
+            Some(node) => node.get_global_basis(),
+            None => self.base().get_global_basis(),
+        };
+        (wish_direction(stick, yaw), jump)
+    }
+
+    /// Where the yaw node path leads, and the node when it is a `Node3D`.
+    fn resolve_yaw_node(&self) -> (YawNode, Option<Gd<Node3D>>) {
+        if self.yaw_node.is_empty() {
+            return (YawNode::Unset, None);
+        }
+        let path = self.yaw_node.to_string();
+        match self.base().get_node_or_null(&self.yaw_node) {
+            None => (YawNode::Missing(path), None),
+            Some(node) => match node.try_cast::<Node3D>() {
+                Ok(node) => (YawNode::Found, Some(node)),
+                Err(node) => (YawNode::NotNode3D(path, node.get_class().to_string()), None),
+            },
+        }
+    }
+
+    /// The yaw node, when the path leads to a `Node3D`.
+    fn yaw_node_3d(&self) -> Option<Gd<Node3D>> {
+        self.resolve_yaw_node().1
+    }
+
+    /// What the editor's warnings are made from.
+    fn setup(&self) -> BodySetup {
+        let shapes = self
+            .base()
+            .get_children()
+            .iter_shared()
+            .filter_map(shape_child)
+            .collect();
+        let base = self.base();
+        BodySetup {
+            shapes,
+            safe_margin: base.get_safe_margin(),
+            floor_max_angle: base.get_floor_max_angle(),
+            grounded: base.get_motion_mode() == MotionMode::GROUNDED,
+            builtin_input: self.use_builtin_input,
+            yaw_node: self.resolve_yaw_node().0,
+            settings_problems: sanitize(self.properties().to_settings()).1,
+        }
+    }
+
+    /// Prints `message` as a Godot warning naming this node, once per distinct message.
+    fn warn_once(&mut self, message: String) {
+        if self.warned.insert(message.clone()) {
+            let name = self.base().get_name();
+            godot_warn!("RustCharacterBody3D \"{name}\": {message}");
+        }
+    }
+}
+
+/// A collision shape child as the warnings see it; `None` for other children.
+fn shape_child(child: Gd<Node>) -> Option<ShapeChild> {
+    let name = child.get_name().to_string();
+    match child.try_cast::<CollisionShape3D>() {
+        Ok(shape) => Some(ShapeChild {
+            name,
+            margin: shape.get_shape().map(|shape| shape.get_margin()),
+        }),
+        Err(child) => child
+            .try_cast::<CollisionPolygon3D>()
+            .ok()
+            .map(|polygon| ShapeChild {
+                name,
+                margin: Some(polygon.get_margin()),
+            }),
+    }
+}

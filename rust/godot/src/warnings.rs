@@ -1,0 +1,253 @@
+//! The editor's configuration warnings, worded from plain facts.
+//!
+//! The nodes gather what they know about their setup into [`BodySetup`] or [`CameraSetup`];
+//! the functions here turn it into the sentences the editor shows next to the node. Keeping
+//! the wording apart from the engine calls lets plain `cargo test` check it.
+
+use kcc::ConfigError;
+
+/// Largest `safe_margin` that still lets the stair sweeps reach steps, m. Jolt and Godot
+/// Physics both default to 0.001 m.
+pub const MAX_SAFE_MARGIN: f32 = 0.01;
+
+/// Largest collision shape margin that keeps box edges sharp under Jolt, m (Jolt treats the
+/// margin as a convex radius that rounds edges; its default of 0.04 m rounds step edges away).
+pub const MAX_SHAPE_MARGIN: f32 = 0.01;
+
+/// Where the yaw node path leads.
+#[derive(Debug, Clone, PartialEq)]
+pub enum YawNode {
+    /// The path is empty.
+    Unset,
+    /// The path leads to a `Node3D`.
+    Found,
+    /// The path leads nowhere.
+    Missing(String),
+    /// The path leads to a node that is not a `Node3D` (its class is given).
+    NotNode3D(String, String),
+}
+
+/// One collision shape child of the body.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ShapeChild {
+    /// The child's node name.
+    pub name: String,
+    /// The shape's margin, m; `None` when the child has no shape resource.
+    pub margin: Option<f32>,
+}
+
+/// What a `RustCharacterBody3D` knows about its setup.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BodySetup {
+    /// `CollisionShape3D` and `CollisionPolygon3D` children.
+    pub shapes: Vec<ShapeChild>,
+    /// The body's `safe_margin`, m.
+    pub safe_margin: f32,
+    /// The body's `floor_max_angle`, rad.
+    pub floor_max_angle: f32,
+    /// The body's motion mode is grounded (the only mode stair stepping makes sense in).
+    pub grounded: bool,
+    /// Built-in input is on.
+    pub builtin_input: bool,
+    /// Where the yaw node path leads.
+    pub yaw_node: YawNode,
+    /// The core's complaints about the tuning properties (see `settings::sanitize`).
+    pub settings_problems: Vec<ConfigError>,
+}
+
+/// The warnings for a `RustCharacterBody3D`, most serious first.
+pub fn body_warnings(setup: &BodySetup) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if !setup.shapes.iter().any(|shape| shape.margin.is_some()) {
+        warnings.push(
+            "Add a CollisionShape3D child with a shape (a CapsuleShape3D, say): the stair \
+             sweeps move that shape."
+                .to_string(),
+        );
+    }
+    for shape in &setup.shapes {
+        if let Some(margin) = shape.margin
+            && margin > MAX_SHAPE_MARGIN
+        {
+            warnings.push(format!(
+                "The shape of \"{}\" has margin {margin} m. Jolt Physics rounds edges by the \
+                 margin, so steps look like ramps: set the shape's margin to 0.001 m.",
+                shape.name
+            ));
+        }
+    }
+    if let Err(error) = kcc::error::validate_safe_margin(setup.safe_margin) {
+        warnings.push(format!("{error}."));
+    } else if setup.safe_margin > MAX_SAFE_MARGIN {
+        warnings.push(format!(
+            "safe_margin is {} m. Keep it at 0.001 m (at most {MAX_SAFE_MARGIN} m) with Jolt \
+             Physics: a larger margin stops the stair sweeps short of steps.",
+            setup.safe_margin
+        ));
+    }
+    if let Err(error) = kcc::error::validate_floor_max_angle(setup.floor_max_angle) {
+        warnings.push(format!("{error}."));
+    }
+    if !setup.grounded {
+        warnings.push(
+            "motion_mode is Floating: stair stepping needs a floor, set it to Grounded."
+                .to_string(),
+        );
+    }
+    if setup.builtin_input {
+        match &setup.yaw_node {
+            YawNode::Found => {}
+            YawNode::Unset => warnings.push(
+                "Built-in input is on but no yaw node is set: input is oriented by the body's \
+                 own rotation. Set yaw_node to the pivot that turns the camera."
+                    .to_string(),
+            ),
+            YawNode::Missing(path) => warnings.push(format!(
+                "yaw_node \"{path}\" does not exist: input is oriented by the body's own \
+                 rotation."
+            )),
+            YawNode::NotNode3D(path, class) => warnings.push(format!(
+                "yaw_node \"{path}\" is a {class}, not a Node3D: input is oriented by the \
+                 body's own rotation."
+            )),
+        }
+    }
+    for problem in &setup.settings_problems {
+        warnings.push(format!(
+            "{problem}: the character uses a safe value instead."
+        ));
+    }
+    warnings
+}
+
+/// What a `StepSmoothCamera3D` knows about its setup.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CameraSetup {
+    /// A `RustCharacterBody3D` to follow was found (the `target` property or an ancestor).
+    pub has_target: bool,
+    /// The `decay` property, 1/s.
+    pub decay: f32,
+}
+
+/// The warnings for a `StepSmoothCamera3D`.
+pub fn camera_warnings(setup: &CameraSetup) -> Vec<String> {
+    let mut warnings = Vec::new();
+    if !setup.has_target {
+        warnings.push(
+            "Set target to a RustCharacterBody3D, or put the camera below one: without it \
+             there are no steps to smooth."
+                .to_string(),
+        );
+    }
+    if !(setup.decay.is_finite() && setup.decay > 0.0) {
+        warnings.push(format!(
+            "decay is {} 1/s: the camera offset of a step never returns to zero. Use a \
+             positive value (20 is a good start).",
+            setup.decay
+        ));
+    }
+    warnings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn good_body() -> BodySetup {
+        BodySetup {
+            shapes: vec![ShapeChild {
+                name: "CollisionShape3D".into(),
+                margin: Some(0.001),
+            }],
+            safe_margin: 0.001,
+            floor_max_angle: 45f32.to_radians(),
+            grounded: true,
+            builtin_input: true,
+            yaw_node: YawNode::Found,
+            settings_problems: Vec::new(),
+        }
+    }
+
+    fn one_warning(setup: &BodySetup, needle: &str) {
+        let warnings = body_warnings(setup);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(warnings[0].contains(needle), "{warnings:?}");
+    }
+
+    #[test]
+    fn a_good_setup_has_no_warnings() {
+        assert!(body_warnings(&good_body()).is_empty());
+        let mut scripted = good_body();
+        scripted.builtin_input = false;
+        scripted.yaw_node = YawNode::Unset;
+        assert!(body_warnings(&scripted).is_empty());
+    }
+
+    #[test]
+    fn missing_or_empty_shapes_are_reported() {
+        let mut setup = good_body();
+        setup.shapes.clear();
+        one_warning(&setup, "CollisionShape3D");
+        setup.shapes.push(ShapeChild {
+            name: "Empty".into(),
+            margin: None,
+        });
+        one_warning(&setup, "CollisionShape3D");
+    }
+
+    #[test]
+    fn jolt_margins_are_reported() {
+        let mut setup = good_body();
+        setup.shapes[0].margin = Some(0.04);
+        one_warning(&setup, "margin 0.04 m");
+        let mut setup = good_body();
+        setup.safe_margin = 0.05;
+        one_warning(&setup, "safe_margin is 0.05 m");
+        setup.safe_margin = 0.5;
+        one_warning(&setup, "safe_margin must be");
+    }
+
+    #[test]
+    fn body_settings_are_checked_with_the_core() {
+        let mut setup = good_body();
+        setup.floor_max_angle = 0.0;
+        one_warning(&setup, "floor_max_angle");
+        let mut setup = good_body();
+        setup.grounded = false;
+        one_warning(&setup, "Floating");
+        let mut setup = good_body();
+        setup.settings_problems = vec![ConfigError::NoSweepIterations];
+        one_warning(&setup, "sweep_iterations");
+    }
+
+    #[test]
+    fn yaw_node_is_needed_only_with_builtin_input() {
+        let mut setup = good_body();
+        setup.yaw_node = YawNode::Unset;
+        one_warning(&setup, "no yaw node");
+        setup.yaw_node = YawNode::Missing("../Pivot".into());
+        one_warning(&setup, "\"../Pivot\" does not exist");
+        setup.yaw_node = YawNode::NotNode3D("../Hud".into(), "CanvasLayer".into());
+        one_warning(&setup, "is a CanvasLayer");
+        setup.builtin_input = false;
+        assert!(body_warnings(&setup).is_empty());
+    }
+
+    #[test]
+    fn camera_needs_a_target_and_a_decay() {
+        let good = CameraSetup {
+            has_target: true,
+            decay: 20.0,
+        };
+        assert!(camera_warnings(&good).is_empty());
+        let lost = CameraSetup {
+            has_target: false,
+            ..good
+        };
+        assert_eq!(camera_warnings(&lost).len(), 1);
+        for decay in [0.0, -1.0, f32::NAN] {
+            let stuck = CameraSetup { decay, ..good };
+            assert_eq!(camera_warnings(&stuck).len(), 1, "{decay}");
+        }
+    }
+}

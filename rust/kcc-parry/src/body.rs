@@ -1,0 +1,157 @@
+//! `ParryBody`: a headless `CharacterBody3D` that implements the controller's port.
+
+use std::sync::Arc;
+
+use glam::Vec3;
+use kcc::{ConfigError, Contact, KinematicBody, MotionTest};
+
+use crate::settings::BodySettings;
+use crate::world::{BodyShape, MotionParameters, MotionResult, World};
+
+/// Floor, wall and ceiling contact after a slide (Godot's `CollisionState` plus normals).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ContactState {
+    /// Standing on walkable floor.
+    pub on_floor: bool,
+    /// Touching a wall.
+    pub on_wall: bool,
+    /// Touching a ceiling.
+    pub on_ceiling: bool,
+    /// Normal of the floor (zero when not on floor).
+    pub floor_normal: Vec3,
+    /// Normal of the wall (zero when not on a wall).
+    pub wall_normal: Vec3,
+    /// Normal of the ceiling (zero when not on a ceiling).
+    pub ceiling_normal: Vec3,
+}
+
+/// A character body in a parry [`World`], moved with Godot's `test_move` and `move_and_slide`
+/// semantics. Its origin is the bottom of its shape.
+#[derive(Clone)]
+pub struct ParryBody {
+    pub(crate) world: Arc<World>,
+    pub(crate) shape: BodyShape,
+    pub(crate) settings: BodySettings,
+    pub(crate) position: Vec3,
+    pub(crate) state: ContactState,
+    pub(crate) queries: u64,
+}
+
+impl ParryBody {
+    /// A body at `position` (bottom of its shape, m), not on floor until its first slide.
+    pub fn new(world: Arc<World>, settings: BodySettings, position: Vec3) -> Result<Self, ConfigError> {
+        settings.validate()?;
+        let shape = BodyShape {
+            shape: settings.shape.to_parry(),
+            center: settings.shape.center_offset(),
+        };
+        Ok(Self {
+            world,
+            shape,
+            settings,
+            position,
+            state: ContactState::default(),
+            queries: 0,
+        })
+    }
+
+    /// The body's settings.
+    pub fn settings(&self) -> &BodySettings {
+        &self.settings
+    }
+
+    /// The world it moves in.
+    pub fn world(&self) -> &Arc<World> {
+        &self.world
+    }
+
+    /// Floor, wall and ceiling state after the last slide or snap.
+    pub fn contact_state(&self) -> ContactState {
+        self.state
+    }
+
+    /// Number of motion queries run so far (each `test_move`, each slide iteration, each snap).
+    pub fn queries(&self) -> u64 {
+        self.queries
+    }
+
+    /// How deep the shape overlaps any solid right now, m (0 when clear).
+    pub fn penetration(&self) -> f32 {
+        self.world.penetration(&self.shape, self.position)
+    }
+
+    /// Runs one motion query and counts it.
+    pub(crate) fn motion(&mut self, params: &MotionParameters) -> MotionResult {
+        self.queries += 1;
+        self.world.test_motion(&self.shape, params)
+    }
+}
+
+impl KinematicBody for ParryBody {
+    fn position(&self) -> Vec3 {
+        self.position
+    }
+
+    fn set_position(&mut self, position: Vec3) {
+        if position.is_finite() {
+            self.position = position;
+        }
+    }
+
+    fn test_move(&mut self, from: Vec3, motion: Vec3) -> MotionTest {
+        if !from.is_finite() || !motion.is_finite() {
+            return MotionTest {
+                travel: Vec3::ZERO,
+                remainder: Vec3::ZERO,
+                contact: None,
+            };
+        }
+        let result = self.motion(&MotionParameters {
+            from,
+            motion,
+            margin: self.settings.safe_margin,
+            max_collisions: 1,
+            recovery_as_collision: false,
+        });
+        MotionTest {
+            travel: result.travel,
+            remainder: result.remainder,
+            contact: result.collisions.first().map(|c| Contact {
+                normal: c.normal,
+                point: c.point,
+                depth: c.depth,
+            }),
+        }
+    }
+
+    fn move_and_slide(&mut self, velocity: Vec3, dt: f32) -> Vec3 {
+        if !velocity.is_finite() || !dt.is_finite() || dt <= 0.0 {
+            return Vec3::ZERO;
+        }
+        self.slide(velocity, dt)
+    }
+
+    fn is_on_floor(&self) -> bool {
+        self.state.on_floor
+    }
+
+    fn floor_normal(&self) -> Vec3 {
+        self.state.floor_normal
+    }
+
+    fn apply_floor_snap(&mut self) {
+        self.floor_snap();
+    }
+
+    fn up_direction(&self) -> Vec3 {
+        self.settings.up_direction.normalize()
+    }
+
+    fn floor_max_angle(&self) -> f32 {
+        self.settings.floor_max_angle
+    }
+
+    fn safe_margin(&self) -> f32 {
+        self.settings.safe_margin
+    }
+}
