@@ -15,7 +15,7 @@
 //! to a physics query. Guards never outlive the statement that takes them.
 
 use godot::classes::{CharacterBody3D, Engine, KinematicCollision3D};
-use godot::obj::{GodotClass, NewGd, WithBaseField};
+use godot::obj::{GodotClass, NewGd, Singleton, WithBaseField};
 
 use kcc::{Contact, KinematicBody, MotionTest};
 

@@ -83,10 +83,7 @@ impl ICamera3D for StepSmoothCamera3D {
             has_target: self.find_target().is_some(),
             decay: self.decay,
         };
-        camera_warnings(&setup)
-            .iter()
-            .map(GString::from)
-            .collect()
+        camera_warnings(&setup).iter().map(GString::from).collect()
     }
 }
 
@@ -126,10 +123,11 @@ impl StepSmoothCamera3D {
 }
 
 impl StepSmoothCamera3D {
-    /// The [`target`](Self::target), or the nearest `RustCharacterBody3D` ancestor.
+    /// The `target` property, or else the nearest `RustCharacterBody3D` ancestor.
     fn find_target(&self) -> Option<Gd<RustCharacterBody3D>> {
         if let Some(target) = &self.target {
-            return Some(target.clone());
+            // A target freed since it was set counts as none.
+            return target.is_instance_valid().then(|| target.clone());
         }
         let mut node: Option<Gd<Node>> = self.base().get_parent();
         while let Some(current) = node {

@@ -209,20 +209,20 @@ impl RustCharacterBody3D {
     /// change in m: positive up, negative down. Connect a camera smoother to it (the
     /// [StepSmoothCamera3D] connects itself).
     #[signal]
-    fn stepped(vertical_travel: f32);
+    pub fn stepped(vertical_travel: f32);
 
     /// Emitted when the character comes down on floor after being in the air.
     #[signal]
-    fn landed();
+    pub fn landed();
 
     /// Emitted when a jump starts.
     #[signal]
-    fn jumped();
+    pub fn jumped();
 
     /// Emitted when the character leaves the floor: it jumped, or walked off a ledge higher
     /// than [member max_step_height].
     #[signal]
-    fn left_floor();
+    pub fn left_floor();
 
     /// Turns built-in input on or off.
     #[func]
@@ -412,7 +412,9 @@ impl RustCharacterBody3D {
         let controller = self.controller()?;
         let velocity = to_glam(self.base().get_velocity());
         if !velocity.is_finite() {
-            self.warn_once(format!("{method}(): velocity is not finite, treated as zero"));
+            self.warn_once(format!(
+                "{method}(): velocity is not finite, treated as zero"
+            ));
             return Some((controller, glam::Vec3::ZERO));
         }
         Some((controller, velocity))

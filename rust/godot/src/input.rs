@@ -81,8 +81,19 @@ mod tests {
                 Basis::from_euler(EulerOrder::YXZ, Vector3::new(-FRAC_PI_2, yaw, 0.0));
             assert!((yaw_angle(straight_down) - yaw).abs() < 1e-4, "{yaw}");
         }
-        let broken = Basis::from_cols(Vector3::ZERO, Vector3::ZERO, Vector3::new(f32::NAN, 0.0, 1.0));
+        let broken = Basis::from_cols(
+            Vector3::ZERO,
+            Vector3::ZERO,
+            Vector3::new(f32::NAN, 0.0, 1.0),
+        );
         assert_eq!(yaw_angle(broken), 0.0);
-        assert_eq!(yaw_angle(Basis::from_cols(Vector3::ZERO, Vector3::ZERO, Vector3::ZERO)), 0.0);
+        assert_eq!(
+            yaw_angle(Basis::from_cols(
+                Vector3::ZERO,
+                Vector3::ZERO,
+                Vector3::ZERO
+            )),
+            0.0
+        );
     }
 }

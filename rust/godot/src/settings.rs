@@ -258,23 +258,24 @@ mod tests {
 
     #[test]
     fn every_property_reaches_its_setting() {
-        let mut p = Properties::default();
-        p.max_step_height = 0.31;
-        p.min_step_depth = 0.12;
-        p.min_step_forward = 0.03;
-        p.step_forward_test = 0.2;
-        p.sweep_iterations = 5;
-        p.step_up_enabled = false;
-        p.step_down_enabled = false;
-        p.max_speed = 7.0;
-        p.attack_time = 0.3;
-        p.release_time = 0.4;
-        p.air_max_speed = 6.0;
-        p.air_attack_time = 0.6;
-        p.air_release_time = 0.7;
-        p.gravity = 20.0;
-        p.terminal_speed = 30.0;
-        p.jump_velocity = 6.5;
+        let p = Properties {
+            max_step_height: 0.31,
+            min_step_depth: 0.12,
+            min_step_forward: 0.03,
+            step_forward_test: 0.2,
+            sweep_iterations: 5,
+            step_up_enabled: false,
+            step_down_enabled: false,
+            max_speed: 7.0,
+            attack_time: 0.3,
+            release_time: 0.4,
+            air_max_speed: 6.0,
+            air_attack_time: 0.6,
+            air_release_time: 0.7,
+            gravity: 20.0,
+            terminal_speed: 30.0,
+            jump_velocity: 6.5,
+        };
         let s = p.to_settings();
         assert_eq!(s.stairs.max_step_height, 0.31);
         assert_eq!(s.stairs.min_step_depth, 0.12);
@@ -321,21 +322,23 @@ mod tests {
 
     #[test]
     fn out_of_range_values_are_clamped() {
-        let mut p = Properties::default();
-        p.max_step_height = -1.0;
-        p.min_step_depth = -0.1;
-        p.min_step_forward = -0.1;
-        p.step_forward_test = -0.1;
-        p.sweep_iterations = -3;
-        p.max_speed = 0.0;
-        p.attack_time = -1.0;
-        p.release_time = 0.0;
-        p.air_max_speed = -2.0;
-        p.air_attack_time = 0.0;
-        p.air_release_time = -0.5;
-        p.gravity = -9.8;
-        p.terminal_speed = 0.0;
-        p.jump_velocity = -4.0;
+        let p = Properties {
+            max_step_height: -1.0,
+            min_step_depth: -0.1,
+            min_step_forward: -0.1,
+            step_forward_test: -0.1,
+            sweep_iterations: -3,
+            max_speed: 0.0,
+            attack_time: -1.0,
+            release_time: 0.0,
+            air_max_speed: -2.0,
+            air_attack_time: 0.0,
+            air_release_time: -0.5,
+            gravity: -9.8,
+            terminal_speed: 0.0,
+            jump_velocity: -4.0,
+            ..Properties::default()
+        };
         let (s, problems) = sanitize(p.to_settings());
         assert_eq!(s.validate(), Ok(()));
         assert_eq!(problems.len(), 14, "{problems:?}");
@@ -357,10 +360,12 @@ mod tests {
 
     #[test]
     fn good_values_are_untouched() {
-        let mut p = Properties::default();
-        p.max_speed = 9.0;
-        p.sweep_iterations = 1;
-        p.gravity = 0.0;
+        let p = Properties {
+            max_speed: 9.0,
+            sweep_iterations: 1,
+            gravity: 0.0,
+            ..Properties::default()
+        };
         let (s, problems) = sanitize(p.to_settings());
         assert!(problems.is_empty());
         assert_eq!(s, p.to_settings());

@@ -185,6 +185,9 @@ pub fn convex_hull(points: &[Vec3]) -> Result<Solid, GeometryError> {
     }
     let points: Vec<_> = points.iter().map(|p| p.as_dvec3()).collect();
     let shape = SharedShape::convex_hull(&points).ok_or(GeometryError::DegenerateHull)?;
+    if shape.mass_properties(1.0).mass() <= 1e-12 {
+        return Err(GeometryError::DegenerateHull);
+    }
     Ok(Solid::convex(shape, Pose::IDENTITY))
 }
 

@@ -61,6 +61,7 @@ impl ParryBody {
         let settings = self.settings;
         let up = settings.up_direction.normalize();
         let margin = settings.safe_margin;
+        let recovery_tolerance = margin + CMP_EPSILON;
         let was_on_floor = self.state.on_floor;
         let mut velocity = velocity;
         let mut motion = velocity * dt;
@@ -94,7 +95,7 @@ impl ParryBody {
                     && settings.floor_stop_on_slope
                     && (velocity.normalize_or_zero() + up).length() < 0.01
                 {
-                    if result.travel.length() <= margin + CMP_EPSILON {
+                    if result.travel.length() <= recovery_tolerance {
                         self.position -= result.travel;
                     }
                     velocity = Vec3::ZERO;
@@ -121,7 +122,7 @@ impl ParryBody {
                             if was_on_floor && !vel_dir_facing_up {
                                 let travel_total = result.travel.length();
                                 let cancel_dist_max = (margin * 20.0).min(0.1);
-                                if travel_total <= margin + CMP_EPSILON {
+                                if travel_total <= recovery_tolerance {
                                     self.position -= result.travel;
                                     result.travel = Vec3::ZERO;
                                 } else if travel_total < cancel_dist_max {
@@ -129,8 +130,9 @@ impl ParryBody {
                                     motion = slide(motion, up);
                                     result.travel = Vec3::ZERO;
                                 } else {
+                                    // Too far to cancel safely: keep it, go on with the rest.
                                     result.travel = slide(result.travel, up);
-                                    motion = motion.normalize_or_zero() * result.travel.length();
+                                    motion = result.remainder;
                                 }
                                 self.snap_on_floor(true, false);
                             } else {
@@ -148,7 +150,11 @@ impl ParryBody {
                             }
 
                             if was_on_floor && !vel_dir_facing_up && motion.dot(up) > 0.0 {
-                                motion = slide(motion, prev_floor_normal);
+                                // Slide along the corner between the wall and the floor.
+                                let floor_side = prev_floor_normal.cross(wall_normal);
+                                if floor_side != Vec3::ZERO {
+                                    motion = floor_side * motion.dot(floor_side);
+                                }
                             }
 
                             let mut stop_all_motion = previous.on_wall && !vel_dir_facing_up;
@@ -179,9 +185,10 @@ impl ParryBody {
                 }
 
                 if apply_default_sliding {
-                    let on_ceiling = self.state.on_ceiling;
                     if (sliding_enabled || !self.state.on_floor)
-                        && (!on_ceiling || settings.slide_on_ceiling || !vel_dir_facing_up)
+                        && (!self.state.on_ceiling
+                            || settings.slide_on_ceiling
+                            || !vel_dir_facing_up)
                     {
                         let normal = result.collisions[0].normal;
                         let mut slide_motion = slide(result.remainder, normal);
@@ -200,7 +207,7 @@ impl ParryBody {
                         } else {
                             Vec3::ZERO
                         };
-                        if settings.slide_on_ceiling && on_ceiling {
+                        if settings.slide_on_ceiling && found.ceiling {
                             velocity = if vel_dir_facing_up {
                                 slide(velocity, normal)
                             } else {
@@ -209,7 +216,7 @@ impl ParryBody {
                         }
                     } else {
                         motion = result.remainder;
-                        if on_ceiling && !settings.slide_on_ceiling && vel_dir_facing_up {
+                        if found.ceiling && !settings.slide_on_ceiling && vel_dir_facing_up {
                             velocity = slide(velocity, up);
                             motion = slide(motion, up);
                         }

@@ -241,14 +241,14 @@ impl Controller {
                 match step_up(body, motion, stairs) {
                     Ahead::Free { travel } => body.set_position(start + travel),
                     Ahead::Stepped(step) => {
+                        // The tick ends standing on the step: the sweeps placed the body on it,
+                        // and a slide now could only push a rounded shape back off its edge.
                         body.set_position(start + step.displacement);
                         report.step_up = step.height;
-                        if step.motion_left.length() > MIN_MOTION {
-                            let left = step.motion_left / dt;
-                            let after = body.move_and_slide(left, dt);
-                            run = horizontal(after, up) * (run.length() / left.length());
-                            rise += vertical(after, up);
-                        }
+                        report.stepped = Some(step.height);
+                        report.on_floor = true;
+                        report.velocity = run;
+                        return report;
                     }
                     Ahead::Blocked => {
                         let after = body.move_and_slide(run, dt);

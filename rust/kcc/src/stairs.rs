@@ -8,9 +8,12 @@
 //! 2. Sweep up from the obstacle by at most the max step height, sliding along ceilings.
 //! 3. Sweep forward by the motion left, at least the minimum forward step, sliding along walls.
 //! 4. Sweep down by at most the height climbed. The landing must be higher than the start and
-//!    walkable. A tilted landing (a rounded shape on the step's edge) gets a second look a little
-//!    further ahead.
-//! 5. Check that the tread is deep enough: the body needs the minimum step depth of room ahead.
+//!    walkable. A tilted landing (a rounded shape resting on the step's edge) is kept only if a
+//!    second look a little further ahead finds a walkable tread; the body then rolls over the
+//!    edge in the next ticks, without being pushed further than it walked.
+//! 5. Check the riser between the surface under the body and the landing's contact point
+//!    against the max step height, and that the tread is deep enough: the body needs the
+//!    minimum step depth of room ahead.
 //!
 //! Step down ([`step_down`]): sweep down by at most the max step height, sliding off edges; land
 //! only on walkable floor, then snap.
@@ -43,7 +46,8 @@ pub enum Ahead {
         /// Displacement of the free probe, m.
         travel: Vec3,
     },
-    /// The body stepped up onto a ledge; it has not been moved yet.
+    /// The body can step up onto a ledge; it has not been moved yet. The forward part of the
+    /// step covers this tick's horizontal motion.
     Stepped(StepUp),
     /// Something is in the way that is not a step: slide along it.
     Blocked,
@@ -56,8 +60,6 @@ pub struct StepUp {
     pub displacement: Vec3,
     /// Height gained, m (positive).
     pub height: f32,
-    /// Horizontal motion of this tick still to be made after the step, m.
-    pub motion_left: Vec3,
 }
 
 /// A step down that was taken.
@@ -134,31 +136,42 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     let forward = horizontal(remainder, up)
         .length()
         .max(settings.min_step_forward);
-    let Some(mut landing) = land(body, start, top, direction * forward, settings) else {
+    let Some(landing) = land(body, start, top, direction * forward, settings) else {
         return Ahead::Blocked;
     };
     if !is_walkable(landing.contact.normal, up, max_angle) {
-        // A rounded bottom resting on the step's edge: look for the tread a little further on.
+        // A rounded bottom resting on the step's edge: the body may stand there if a walkable
+        // tread follows a little further on. It then rolls over the edge in the next ticks.
         if settings.step_forward_test <= 0.0 {
             return Ahead::Blocked;
         }
         let further = direction * (forward + settings.step_forward_test);
         match land(body, start, top, further, settings) {
-            Some(second) if is_walkable(second.contact.normal, up, max_angle) => landing = second,
+            Some(tread) if is_walkable(tread.contact.normal, up, max_angle) => {}
             _ => return Ahead::Blocked,
         }
     }
     let height = vertical(landing.position - start, up);
-    if height <= MIN_STEP_RISE || height > settings.max_step_height + body.safe_margin() {
+    if height <= MIN_STEP_RISE {
+        return Ahead::Blocked;
+    }
+    // The riser is measured between the surfaces, not the body's positions: a rounded bottom
+    // resting on an edge sits lower than the tread and must not sneak up a higher step.
+    let support = body.test_move(start, -up * settings.max_step_height);
+    let floor_height = support
+        .contact
+        .map_or(vertical(start, up), |c| vertical(c.point, up));
+    let riser = vertical(landing.contact.point, up) - floor_height;
+    if riser > settings.max_step_height + body.safe_margin() {
         return Ahead::Blocked;
     }
 
-    // The tread must leave room ahead: measured from the obstacle, so the overhang of the
-    // landing already counts.
-    let advanced = horizontal(landing.position - at_obstacle, up).dot(direction);
+    // The tread must leave room ahead, measured from the obstacle at the swept-up height (as
+    // Rapier's `min_width`), above the edge a rounded body may rest on.
+    let advanced = horizontal(landing.above - at_obstacle, up).dot(direction);
     let room = settings.min_step_depth - advanced.max(0.0);
     if room > body.safe_margin() {
-        let ahead = body.test_move(landing.position, direction * room);
+        let ahead = body.test_move(landing.above, direction * room);
         if let Some(wall) = ahead.contact {
             let blocked = !is_walkable(wall.normal, up, max_angle)
                 && ahead.travel.dot(direction) < room - body.safe_margin();
@@ -168,19 +181,20 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         }
     }
 
-    let displacement = landing.position - start;
-    let moved = horizontal(displacement, up).length();
     Ahead::Stepped(StepUp {
-        displacement,
+        displacement: landing.position - start,
         height,
-        motion_left: direction * (length - moved).max(0.0),
     })
 }
 
 /// A place found on top of a step.
 struct Landing {
+    /// Where the body would stand, m.
     position: Vec3,
+    /// What it would stand on.
     contact: Contact,
+    /// Where the forward sweep ended, above the landing, m.
+    above: Vec3,
 }
 
 /// From `top` (above the step), sweeps forward by `forward` and then down, no lower than the
@@ -203,6 +217,7 @@ fn land<B: KinematicBody + ?Sized>(
     Some(Landing {
         position: ahead.end + down.travel,
         contact,
+        above: ahead.end,
     })
 }
 
@@ -220,18 +235,41 @@ pub fn step_down<B: KinematicBody + ?Sized>(
         return None;
     }
     let up = body.up_direction();
+    let max_angle = body.floor_max_angle();
     let start = body.position();
-    let sweep = iterate_sweep(
-        body,
-        start,
-        -up * settings.max_step_height,
-        settings.sweep_iterations,
-    );
-    let contact = sweep.contact?;
-    if !is_walkable(contact.normal, up, body.floor_max_angle()) || !sweep.end.is_finite() {
-        return None;
+    let drop = settings.max_step_height;
+
+    // Down, sliding off steep edges (a rounded bottom rolling off a step), then straight down
+    // with what is left of the drop, until walkable floor or the max step height.
+    let mut end = start;
+    let mut motion = -up * drop;
+    let mut floor = None;
+    for _ in 0..=settings.sweep_iterations {
+        let test = body.test_move(end, motion);
+        if !test.travel.is_finite() {
+            return None;
+        }
+        end += test.travel;
+        let left = drop - vertical(start - end, up);
+        match test.contact {
+            Some(hit) if is_walkable(hit.normal, up, max_angle) => {
+                floor = Some(hit);
+                break;
+            }
+            Some(hit) => {
+                motion = slide(test.remainder, hit.normal);
+                if vertical(motion, up) >= 0.0 {
+                    break;
+                }
+            }
+            None if horizontal(motion, up).length() > 1e-6 && left > 1e-5 => {
+                motion = -up * left;
+            }
+            None => break,
+        }
     }
-    body.set_position(sweep.end);
+    floor?;
+    body.set_position(end);
     body.apply_floor_snap();
     if !body.is_on_floor() {
         body.set_position(start);

@@ -1,0 +1,138 @@
+//! What must not be climbed, ceilings over steps, and sliding along a wall.
+
+mod common;
+
+use common::*;
+use glam::Vec3;
+use kcc::{Controller, KinematicBody};
+use kcc_parry::geometry;
+
+/// Walks 2 s toward -Z at 4 m/s and returns the highest point the body reached.
+fn highest(world: &std::sync::Arc<kcc_parry::World>, shape: kcc_parry::CharacterShape) -> (f32, Vec3) {
+    let controller = Controller::new(settings(4.0)).unwrap();
+    let mut body = body(world, shape, Vec3::ZERO);
+    settle(&controller, &mut body, 60.0);
+    let trace = walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 120);
+    let top = trace.iter().map(|t| t.after.y).fold(0.0, f32::max);
+    (top, body.position())
+}
+
+#[test]
+fn riser_higher_than_max_step_is_not_climbed() {
+    // Max step height is 0.4 m by default; this riser is 0.45 m.
+    let world = world(vec![geometry::aabb_box(Vec3::new(0.0, 0.225, -2.0), Vec3::new(4.0, 0.45, 2.0)).unwrap()]);
+    for shape in [capsule(), cylinder()] {
+        let (top, end) = highest(&world, shape);
+        assert!(top < 0.01, "{shape:?} climbed to {top}");
+        assert!(end.z > -1.0 + 0.0, "{shape:?} passed the riser: {end}");
+    }
+    // The same riser at 0.35 m is climbed.
+    let world = common::world(vec![geometry::aabb_box(Vec3::new(0.0, 0.175, -2.0), Vec3::new(4.0, 0.35, 2.0)).unwrap()]);
+    for shape in [capsule(), cylinder()] {
+        let (top, _) = highest(&world, shape);
+        assert!(top > 0.34, "{shape:?} did not climb 0.35 m: {top}");
+    }
+}
+
+#[test]
+fn thin_ledge_against_a_wall_is_not_climbed() {
+    // A ledge 0.3 m high and 0.05 m deep in front of a 3 m wall.
+    let world = world(vec![
+        geometry::aabb_box(Vec3::new(0.0, 0.15, -1.025), Vec3::new(4.0, 0.3, 0.05)).unwrap(),
+        geometry::aabb_box(Vec3::new(0.0, 1.5, -1.55), Vec3::new(4.0, 3.0, 1.0)).unwrap(),
+    ]);
+    for shape in [capsule(), cylinder()] {
+        let (top, _) = highest(&world, shape);
+        assert!(top < 0.01, "{shape:?} climbed the thin ledge to {top}");
+    }
+}
+
+#[test]
+fn stairs_with_treads_too_shallow_are_not_climbed() {
+    // Jolt's "no stairs": 0.3 m risers with 0.05 m treads.
+    let world = world(geometry::stairs(Vec3::new(0.0, 0.0, -1.0), Vec3::NEG_Z, 10, 0.3, 0.05, 4.0).unwrap());
+    for shape in [capsule(), cylinder()] {
+        let (top, _) = highest(&world, shape);
+        assert!(top < 0.01, "{shape:?} climbed to {top}");
+    }
+    // With deeper treads than the minimum step depth they are climbed.
+    let world = common::world(geometry::stairs(Vec3::new(0.0, 0.0, -1.0), Vec3::NEG_Z, 3, 0.3, 0.15, 4.0).unwrap());
+    let (top, _) = highest(&world, cylinder());
+    assert!(top > 0.89, "did not climb 0.15 m treads: {top}");
+}
+
+#[test]
+fn step_onto_a_surface_steeper_than_floor_max_angle_is_not_taken() {
+    // A 0.2 m riser whose top is a 60 degree slope going up (a wedge), followed by nothing.
+    let wedge = geometry::convex_hull(&[
+        Vec3::new(-2.0, 0.0, -1.0),
+        Vec3::new(2.0, 0.0, -1.0),
+        Vec3::new(-2.0, 0.2, -1.0),
+        Vec3::new(2.0, 0.2, -1.0),
+        Vec3::new(-2.0, 0.0, -2.5),
+        Vec3::new(2.0, 0.0, -2.5),
+        Vec3::new(-2.0, 0.2 + 1.5 * 60f32.to_radians().tan(), -2.5),
+        Vec3::new(2.0, 0.2 + 1.5 * 60f32.to_radians().tan(), -2.5),
+    ])
+    .unwrap();
+    let world = world(vec![wedge]);
+    for shape in [capsule(), cylinder()] {
+        let controller = Controller::new(settings(4.0)).unwrap();
+        let mut body = body(&world, shape, Vec3::ZERO);
+        settle(&controller, &mut body, 60.0);
+        let trace = walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 120);
+        assert!(trace.iter().all(|t| t.report.step_up == 0.0), "{shape:?} stepped onto the steep face");
+        assert!(body.position().y < 0.01, "{shape:?} ended at {}", body.position());
+    }
+}
+
+#[test]
+fn low_ceiling_over_a_step_is_never_entered() {
+    // A 0.3 m step under a ceiling at 2.0 m: 1.7 m of room over the step, too little for the
+    // 1.8 m body, which must stay below and never overlap the ceiling.
+    let world = world(vec![
+        geometry::aabb_box(Vec3::new(0.0, 0.15, -2.0), Vec3::new(4.0, 0.3, 2.0)).unwrap(),
+        geometry::aabb_box(Vec3::new(0.0, 2.0 + 0.5, -1.5), Vec3::new(4.0, 1.0, 3.0)).unwrap(),
+    ]);
+    for shape in [capsule(), cylinder()] {
+        let controller = Controller::new(settings(4.0)).unwrap();
+        let mut body = body(&world, shape, Vec3::new(0.0, 0.0, 1.5));
+        settle(&controller, &mut body, 60.0);
+        let trace = walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 120);
+        for t in &trace {
+            assert!(t.penetration < 0.002, "{shape:?} overlaps by {} at {}", t.penetration, t.after);
+            assert!(t.after.y + 1.8 <= 2.0 + 0.002, "{shape:?} head in the ceiling at {}", t.after);
+        }
+        // A capsule may roll part way up the step's edge under the ceiling, never onto it.
+        assert!(body.position().y < 0.29, "{shape:?} squeezed onto the step: {}", body.position());
+    }
+    // With enough headroom (ceiling at 2.2 m: 1.9 m over the step), the step is climbed.
+    let world = common::world(vec![
+        geometry::aabb_box(Vec3::new(0.0, 0.15, -2.0), Vec3::new(4.0, 0.3, 2.0)).unwrap(),
+        geometry::aabb_box(Vec3::new(0.0, 2.2 + 0.5, -1.5), Vec3::new(4.0, 1.0, 3.0)).unwrap(),
+    ]);
+    let controller = Controller::new(settings(4.0)).unwrap();
+    let mut body = body(&world, cylinder(), Vec3::new(0.0, 0.0, 1.5));
+    settle(&controller, &mut body, 60.0);
+    let trace = walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 120);
+    assert!(trace.iter().all(|t| t.penetration < 0.002));
+    let top = trace.iter().map(|t| t.after.y).fold(0.0, f32::max);
+    assert!(top > 0.29, "did not climb under the ceiling: {top}");
+}
+
+#[test]
+fn stepping_along_a_wall_gains_no_speed() {
+    // Jolt's "stair walk along wall": velocity (5, 0, -1) against a wall at z = -0.5 for 1 s.
+    let world = world(vec![geometry::aabb_box(Vec3::new(0.0, 1.5, -1.0), Vec3::new(40.0, 3.0, 1.0)).unwrap()]);
+    for shape in [capsule(), cylinder()] {
+        let controller = Controller::new(settings(6.0)).unwrap();
+        let mut body = body(&world, shape, Vec3::new(0.0, 0.0, -0.05));
+        settle(&controller, &mut body, 60.0);
+        let start = body.position();
+        drive(&controller, &mut body, Vec3::new(5.0, 0.0, -1.0), 60.0, 60);
+        let end = body.position();
+        assert!((end.x - start.x - 5.0).abs() < 0.01, "{shape:?} moved {} along the wall", end.x - start.x);
+        assert!(end.y.abs() < 0.01, "{shape:?} climbed the wall: {end}");
+        assert!(end.z > -0.5 + 0.0, "{shape:?} went into the wall: {end}");
+    }
+}

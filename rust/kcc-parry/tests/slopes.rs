@@ -1,0 +1,113 @@
+//! Ramps, a spiral staircase and slow walking at a high tick rate.
+
+mod common;
+
+use common::*;
+use glam::Vec3;
+use kcc::{Controller, KinematicBody, TickInput};
+use kcc_parry::geometry;
+
+#[test]
+fn slow_walk_climbs_small_steps_at_240_hz() {
+    let mut solids = geometry::stairs(Vec3::new(0.0, 0.0, -0.6), Vec3::NEG_Z, 5, 0.2, 0.3, 4.0).unwrap();
+    // A landing at the top, 1 m high.
+    solids.push(geometry::aabb_box(Vec3::new(0.0, 0.5, -4.1), Vec3::new(4.0, 1.0, 4.0)).unwrap());
+    let world = world(solids);
+    for shape in [capsule(), cylinder()] {
+        let controller = Controller::new(settings(0.5)).unwrap();
+        let mut body = body(&world, shape, Vec3::ZERO);
+        settle(&controller, &mut body, 240.0);
+        let trace = walk(&controller, &mut body, Vec3::NEG_Z, 240.0, 240 * 8);
+        let top = trace.iter().map(|t| t.after.y).fold(0.0, f32::max);
+        assert!(top > 0.99, "{shape:?} reached only {top} m");
+        let after_start = &trace[60..];
+        assert!(after_start.iter().all(|t| t.report.on_floor), "{shape:?} left the floor");
+    }
+}
+
+#[test]
+fn spiral_staircase_of_16_steps_is_climbed() {
+    let center = Vec3::new(0.0, 0.0, 0.0);
+    // 16 steps of 20 degrees leave a gap of 40 degrees to start in.
+    let world = world(geometry::spiral_stairs(center, 0.5, 2.5, 16, 0.2, 20f32.to_radians()).unwrap());
+    let controller = Controller::new(settings(3.0)).unwrap();
+    // Start just before the first step (angle 0 is +X), on the walking line at radius 1.5 m,
+    // and walk along the circle counter-clockwise (seen from above).
+    let radius = 1.5;
+    let start = Vec3::new(radius * 22f32.to_radians().cos(), 0.0, radius * 22f32.to_radians().sin());
+    let mut body = body(&world, cylinder(), start);
+    settle(&controller, &mut body, 60.0);
+    let mut velocity = Vec3::ZERO;
+    for tick in 0..60 * 20 {
+        let p = body.position();
+        let angle = (-p.z).atan2(p.x);
+        // Tangent of the counter-clockwise circle, pulled back toward the walking line.
+        let tangent = Vec3::new(-angle.sin(), 0.0, -angle.cos());
+        let here = Vec3::new(p.x, 0.0, p.z);
+        let pull = here.normalize() * (radius - here.length());
+        let wish = (tangent + pull).normalize();
+        let report = controller.tick(&mut body, &TickInput { wish_direction: wish, jump: false, velocity }, 1.0 / 60.0);
+        velocity = report.velocity;
+        assert!(body.penetration() < 0.002, "inside a step at {}", body.position());
+        if body.position().y > 3.19 {
+            assert!(tick > 0);
+            return;
+        }
+    }
+    panic!("spiral not climbed: ended at {}", body.position());
+}
+
+/// A 6 m ramp at `degrees` going up along -Z from z = -1, 4 m wide, with a flat top.
+fn ramp_world(degrees: f32) -> (std::sync::Arc<kcc_parry::World>, f32) {
+    let angle = degrees.to_radians();
+    let length = 6.0;
+    let run = length * angle.cos();
+    let height = length * angle.sin();
+    let ramp = geometry::ramp(Vec3::new(0.0, 0.0, -1.0), Vec3::NEG_Z, angle, length, 4.0).unwrap();
+    let top = geometry::aabb_box(Vec3::new(0.0, height * 0.5, -1.0 - run - 2.0), Vec3::new(4.0, height, 4.0)).unwrap();
+    (world(vec![ramp, top]), height)
+}
+
+#[test]
+fn ramp_of_30_degrees_is_walked_up_and_down() {
+    let (world, height) = ramp_world(30.0);
+    let controller = Controller::new(settings(4.0)).unwrap();
+    let mut body = body(&world, capsule(), Vec3::ZERO);
+    settle(&controller, &mut body, 60.0);
+    let trace = walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 180);
+    assert!(body.position().y > height - 0.01, "went up to {}", body.position());
+    assert!(trace.iter().all(|t| t.report.on_floor), "left the ramp going up");
+    // No stair steps on a smooth ramp: the camera is not jolted.
+    assert!(trace.iter().all(|t| t.report.stepped.is_none()));
+
+    // Down at 10 m/s without leaving the floor.
+    let controller = Controller::new(settings(10.0)).unwrap();
+    let trace = {
+        let mut velocity = Vec3::new(0.0, 0.0, 10.0);
+        let mut out = Vec::new();
+        while body.position().z < 0.5 {
+            let report = controller.tick(&mut body, &TickInput { wish_direction: Vec3::Z, jump: false, velocity }, 1.0 / 60.0);
+            velocity = report.velocity;
+            out.push(report);
+            assert!(out.len() < 600);
+        }
+        out
+    };
+    assert!(trace.iter().all(|r| r.on_floor), "left the floor going down");
+    assert!(trace.iter().all(|r| r.stepped.is_none()), "a ramp is not a step");
+    assert!(body.position().y < 0.01);
+}
+
+#[test]
+fn ramp_of_60_degrees_is_not_walkable() {
+    let (world, _) = ramp_world(60.0);
+    for shape in [capsule(), cylinder()] {
+        let controller = Controller::new(settings(4.0)).unwrap();
+        let mut body = body(&world, shape, Vec3::ZERO);
+        settle(&controller, &mut body, 60.0);
+        let trace = walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 180);
+        let top = trace.iter().map(|t| t.after.y).fold(0.0, f32::max);
+        assert!(top < 0.45, "{shape:?} went up the 60 degree ramp to {top}");
+        assert!(body.position().y < 0.05, "{shape:?} ended on the ramp at {}", body.position());
+    }
+}
