@@ -39,7 +39,11 @@ pub struct ParryBody {
 
 impl ParryBody {
     /// A body at `position` (bottom of its shape, m), not on floor until its first slide.
-    pub fn new(world: Arc<World>, settings: BodySettings, position: Vec3) -> Result<Self, ConfigError> {
+    pub fn new(
+        world: Arc<World>,
+        settings: BodySettings,
+        position: Vec3,
+    ) -> Result<Self, ConfigError> {
         settings.validate()?;
         let shape = BodyShape {
             shape: settings.shape.to_parry(),

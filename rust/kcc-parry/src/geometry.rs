@@ -120,7 +120,10 @@ pub fn spiral_stairs(
     step_angle: f32,
 ) -> Result<Vec<Solid>, GeometryError> {
     positive("spiral inner_radius", inner_radius)?;
-    positive("spiral outer_radius - inner_radius", outer_radius - inner_radius)?;
+    positive(
+        "spiral outer_radius - inner_radius",
+        outer_radius - inner_radius,
+    )?;
     positive("spiral count", count as f32)?;
     positive("spiral rise", rise)?;
     positive("spiral step_angle", step_angle)?;
@@ -192,14 +195,22 @@ pub fn convex_hull(points: &[Vec3]) -> Result<Solid, GeometryError> {
 }
 
 /// A triangle mesh from `vertices` (m) and index triples, moved by `offset` (m).
-pub fn mesh(vertices: Vec<Vec3>, indices: Vec<[u32; 3]>, offset: Vec3) -> Result<Solid, GeometryError> {
+pub fn mesh(
+    vertices: Vec<Vec3>,
+    indices: Vec<[u32; 3]>,
+    offset: Vec3,
+) -> Result<Solid, GeometryError> {
     if indices.is_empty() {
         return Err(GeometryError::Mesh("no triangles".into()));
     }
     if vertices.iter().any(|v| !v.is_finite()) {
         return Err(GeometryError::Mesh("a vertex is not finite".into()));
     }
-    if let Some(bad) = indices.iter().flatten().find(|&&i| i as usize >= vertices.len()) {
+    if let Some(bad) = indices
+        .iter()
+        .flatten()
+        .find(|&&i| i as usize >= vertices.len())
+    {
         return Err(GeometryError::Mesh(format!(
             "index {bad} out of range for {} vertices",
             vertices.len()

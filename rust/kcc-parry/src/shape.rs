@@ -78,10 +78,9 @@ impl CharacterShape {
                 let (radius, height) = (f64::from(radius), f64::from(height));
                 SharedShape::new(Capsule::new_y((height * 0.5 - radius).max(0.0), radius))
             }
-            Self::Cylinder { radius, height } => SharedShape::new(Cylinder::new(
-                f64::from(height) * 0.5,
-                f64::from(radius),
-            )),
+            Self::Cylinder { radius, height } => {
+                SharedShape::new(Cylinder::new(f64::from(height) * 0.5, f64::from(radius)))
+            }
             Self::Box { size } => SharedShape::new(Cuboid::new(size.as_dvec3() * 0.5)),
         }
     }

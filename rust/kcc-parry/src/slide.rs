@@ -243,7 +243,10 @@ impl ParryBody {
                 can_apply_constant_speed = false;
                 sliding_enabled = true;
                 self.position -= result.travel;
-                let along_floor = up.cross(motion).cross(prev_floor_normal).normalize_or_zero();
+                let along_floor = up
+                    .cross(motion)
+                    .cross(prev_floor_normal)
+                    .normalize_or_zero();
                 motion = along_floor * motion_slide_up.length();
                 collided = true;
             }
@@ -378,7 +381,10 @@ impl ParryBody {
 
     fn snap_test(&mut self) -> MotionResult {
         let up = self.settings.up_direction.normalize();
-        let length = self.settings.floor_snap_length.max(self.settings.safe_margin);
+        let length = self
+            .settings
+            .floor_snap_length
+            .max(self.settings.safe_margin);
         self.motion(&MotionParameters {
             from: self.position,
             motion: -up * length,

@@ -22,7 +22,7 @@ enum SolidKind {
     /// A box, a convex hull or any other convex shape.
     Convex(SharedShape),
     /// A triangle mesh: contacts are found per triangle, as Jolt does for mesh shapes.
-    Mesh(TriMesh),
+    Mesh(Box<TriMesh>),
 }
 
 impl Solid {
@@ -41,7 +41,7 @@ impl Solid {
         let aabb = mesh.compute_aabb(&pose);
         Self {
             pose,
-            kind: SolidKind::Mesh(mesh),
+            kind: SolidKind::Mesh(Box::new(mesh)),
             aabb,
         }
     }
@@ -57,7 +57,7 @@ impl Solid {
         let point = point.as_dvec3();
         match &self.kind {
             SolidKind::Convex(shape) => shape.contains_point(&self.pose, point),
-            SolidKind::Mesh(mesh) => mesh.contains_point(&self.pose, point),
+            SolidKind::Mesh(mesh) => mesh.as_ref().contains_point(&self.pose, point),
         }
     }
 
@@ -142,8 +142,8 @@ fn sweep(
         stop_at_penetration: true,
         compute_impact_geometry_on_penetration: false,
     };
-    let hit = query::cast_shapes(pose, motion, shape, other_pose, DVec3::ZERO, other, options)
-        .ok()??;
+    let hit =
+        query::cast_shapes(pose, motion, shape, other_pose, DVec3::ZERO, other, options).ok()??;
     let length = motion.length();
     if hit.time_of_impact > 0.0 {
         return Some(hit.time_of_impact * length);

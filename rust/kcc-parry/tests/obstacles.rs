@@ -8,7 +8,10 @@ use kcc::{Controller, KinematicBody};
 use kcc_parry::geometry;
 
 /// Walks 2 s toward -Z at 4 m/s and returns the highest point the body reached.
-fn highest(world: &std::sync::Arc<kcc_parry::World>, shape: kcc_parry::CharacterShape) -> (f32, Vec3) {
+fn highest(
+    world: &std::sync::Arc<kcc_parry::World>,
+    shape: kcc_parry::CharacterShape,
+) -> (f32, Vec3) {
     let controller = Controller::new(settings(4.0)).unwrap();
     let mut body = body(world, shape, Vec3::ZERO);
     settle(&controller, &mut body, 60.0);
@@ -20,14 +23,18 @@ fn highest(world: &std::sync::Arc<kcc_parry::World>, shape: kcc_parry::Character
 #[test]
 fn riser_higher_than_max_step_is_not_climbed() {
     // Max step height is 0.4 m by default; this riser is 0.45 m.
-    let world = world(vec![geometry::aabb_box(Vec3::new(0.0, 0.225, -2.0), Vec3::new(4.0, 0.45, 2.0)).unwrap()]);
+    let world = world(vec![
+        geometry::aabb_box(Vec3::new(0.0, 0.225, -2.0), Vec3::new(4.0, 0.45, 2.0)).unwrap(),
+    ]);
     for shape in [capsule(), cylinder()] {
         let (top, end) = highest(&world, shape);
         assert!(top < 0.01, "{shape:?} climbed to {top}");
         assert!(end.z > -1.0 + 0.0, "{shape:?} passed the riser: {end}");
     }
     // The same riser at 0.35 m is climbed.
-    let world = common::world(vec![geometry::aabb_box(Vec3::new(0.0, 0.175, -2.0), Vec3::new(4.0, 0.35, 2.0)).unwrap()]);
+    let world = common::world(vec![
+        geometry::aabb_box(Vec3::new(0.0, 0.175, -2.0), Vec3::new(4.0, 0.35, 2.0)).unwrap(),
+    ]);
     for shape in [capsule(), cylinder()] {
         let (top, _) = highest(&world, shape);
         assert!(top > 0.34, "{shape:?} did not climb 0.35 m: {top}");
@@ -50,13 +57,17 @@ fn thin_ledge_against_a_wall_is_not_climbed() {
 #[test]
 fn stairs_with_treads_too_shallow_are_not_climbed() {
     // Jolt's "no stairs": 0.3 m risers with 0.05 m treads.
-    let world = world(geometry::stairs(Vec3::new(0.0, 0.0, -1.0), Vec3::NEG_Z, 10, 0.3, 0.05, 4.0).unwrap());
+    let world = world(
+        geometry::stairs(Vec3::new(0.0, 0.0, -1.0), Vec3::NEG_Z, 10, 0.3, 0.05, 4.0).unwrap(),
+    );
     for shape in [capsule(), cylinder()] {
         let (top, _) = highest(&world, shape);
         assert!(top < 0.01, "{shape:?} climbed to {top}");
     }
     // With deeper treads than the minimum step depth they are climbed.
-    let world = common::world(geometry::stairs(Vec3::new(0.0, 0.0, -1.0), Vec3::NEG_Z, 3, 0.3, 0.15, 4.0).unwrap());
+    let world = common::world(
+        geometry::stairs(Vec3::new(0.0, 0.0, -1.0), Vec3::NEG_Z, 3, 0.3, 0.15, 4.0).unwrap(),
+    );
     let (top, _) = highest(&world, cylinder());
     assert!(top > 0.89, "did not climb 0.15 m treads: {top}");
 }
@@ -81,8 +92,15 @@ fn step_onto_a_surface_steeper_than_floor_max_angle_is_not_taken() {
         let mut body = body(&world, shape, Vec3::ZERO);
         settle(&controller, &mut body, 60.0);
         let trace = walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 120);
-        assert!(trace.iter().all(|t| t.report.step_up == 0.0), "{shape:?} stepped onto the steep face");
-        assert!(body.position().y < 0.01, "{shape:?} ended at {}", body.position());
+        assert!(
+            trace.iter().all(|t| t.report.step_up == 0.0),
+            "{shape:?} stepped onto the steep face"
+        );
+        assert!(
+            body.position().y < 0.01,
+            "{shape:?} ended at {}",
+            body.position()
+        );
     }
 }
 
@@ -100,11 +118,24 @@ fn low_ceiling_over_a_step_is_never_entered() {
         settle(&controller, &mut body, 60.0);
         let trace = walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 120);
         for t in &trace {
-            assert!(t.penetration < 0.002, "{shape:?} overlaps by {} at {}", t.penetration, t.after);
-            assert!(t.after.y + 1.8 <= 2.0 + 0.002, "{shape:?} head in the ceiling at {}", t.after);
+            assert!(
+                t.penetration < 0.002,
+                "{shape:?} overlaps by {} at {}",
+                t.penetration,
+                t.after
+            );
+            assert!(
+                t.after.y + 1.8 <= 2.0 + 0.002,
+                "{shape:?} head in the ceiling at {}",
+                t.after
+            );
         }
         // A capsule may roll part way up the step's edge under the ceiling, never onto it.
-        assert!(body.position().y < 0.29, "{shape:?} squeezed onto the step: {}", body.position());
+        assert!(
+            body.position().y < 0.29,
+            "{shape:?} squeezed onto the step: {}",
+            body.position()
+        );
     }
     // With enough headroom (ceiling at 2.2 m: 1.9 m over the step), the step is climbed.
     let world = common::world(vec![
@@ -123,7 +154,9 @@ fn low_ceiling_over_a_step_is_never_entered() {
 #[test]
 fn stepping_along_a_wall_gains_no_speed() {
     // Jolt's "stair walk along wall": velocity (5, 0, -1) against a wall at z = -0.5 for 1 s.
-    let world = world(vec![geometry::aabb_box(Vec3::new(0.0, 1.5, -1.0), Vec3::new(40.0, 3.0, 1.0)).unwrap()]);
+    let world = world(vec![
+        geometry::aabb_box(Vec3::new(0.0, 1.5, -1.0), Vec3::new(40.0, 3.0, 1.0)).unwrap(),
+    ]);
     for shape in [capsule(), cylinder()] {
         let controller = Controller::new(settings(6.0)).unwrap();
         let mut body = body(&world, shape, Vec3::new(0.0, 0.0, -0.05));
@@ -131,7 +164,11 @@ fn stepping_along_a_wall_gains_no_speed() {
         let start = body.position();
         drive(&controller, &mut body, Vec3::new(5.0, 0.0, -1.0), 60.0, 60);
         let end = body.position();
-        assert!((end.x - start.x - 5.0).abs() < 0.01, "{shape:?} moved {} along the wall", end.x - start.x);
+        assert!(
+            (end.x - start.x - 5.0).abs() < 0.01,
+            "{shape:?} moved {} along the wall",
+            end.x - start.x
+        );
         assert!(end.y.abs() < 0.01, "{shape:?} climbed the wall: {end}");
         assert!(end.z > -0.5 + 0.0, "{shape:?} went into the wall: {end}");
     }

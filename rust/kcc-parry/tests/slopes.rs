@@ -9,7 +9,8 @@ use kcc_parry::geometry;
 
 #[test]
 fn slow_walk_climbs_small_steps_at_240_hz() {
-    let mut solids = geometry::stairs(Vec3::new(0.0, 0.0, -0.6), Vec3::NEG_Z, 5, 0.2, 0.3, 4.0).unwrap();
+    let mut solids =
+        geometry::stairs(Vec3::new(0.0, 0.0, -0.6), Vec3::NEG_Z, 5, 0.2, 0.3, 4.0).unwrap();
     // A landing at the top, 1 m high.
     solids.push(geometry::aabb_box(Vec3::new(0.0, 0.5, -4.1), Vec3::new(4.0, 1.0, 4.0)).unwrap());
     let world = world(solids);
@@ -21,7 +22,10 @@ fn slow_walk_climbs_small_steps_at_240_hz() {
         let top = trace.iter().map(|t| t.after.y).fold(0.0, f32::max);
         assert!(top > 0.99, "{shape:?} reached only {top} m");
         let after_start = &trace[60..];
-        assert!(after_start.iter().all(|t| t.report.on_floor), "{shape:?} left the floor");
+        assert!(
+            after_start.iter().all(|t| t.report.on_floor),
+            "{shape:?} left the floor"
+        );
     }
 }
 
@@ -29,12 +33,17 @@ fn slow_walk_climbs_small_steps_at_240_hz() {
 fn spiral_staircase_of_16_steps_is_climbed() {
     let center = Vec3::new(0.0, 0.0, 0.0);
     // 16 steps of 20 degrees leave a gap of 40 degrees to start in.
-    let world = world(geometry::spiral_stairs(center, 0.5, 2.5, 16, 0.2, 20f32.to_radians()).unwrap());
+    let world =
+        world(geometry::spiral_stairs(center, 0.5, 2.5, 16, 0.2, 20f32.to_radians()).unwrap());
     let controller = Controller::new(settings(3.0)).unwrap();
     // Start just before the first step (angle 0 is +X), on the walking line at radius 1.5 m,
     // and walk along the circle counter-clockwise (seen from above).
     let radius = 1.5;
-    let start = Vec3::new(radius * 22f32.to_radians().cos(), 0.0, radius * 22f32.to_radians().sin());
+    let start = Vec3::new(
+        radius * 22f32.to_radians().cos(),
+        0.0,
+        radius * 22f32.to_radians().sin(),
+    );
     let mut body = body(&world, cylinder(), start);
     settle(&controller, &mut body, 60.0);
     let mut velocity = Vec3::ZERO;
@@ -46,9 +55,21 @@ fn spiral_staircase_of_16_steps_is_climbed() {
         let here = Vec3::new(p.x, 0.0, p.z);
         let pull = here.normalize() * (radius - here.length());
         let wish = (tangent + pull).normalize();
-        let report = controller.tick(&mut body, &TickInput { wish_direction: wish, jump: false, velocity }, 1.0 / 60.0);
+        let report = controller.tick(
+            &mut body,
+            &TickInput {
+                wish_direction: wish,
+                jump: false,
+                velocity,
+            },
+            1.0 / 60.0,
+        );
         velocity = report.velocity;
-        assert!(body.penetration() < 0.002, "inside a step at {}", body.position());
+        assert!(
+            body.penetration() < 0.002,
+            "inside a step at {}",
+            body.position()
+        );
         if body.position().y > 3.19 {
             assert!(tick > 0);
             return;
@@ -64,7 +85,11 @@ fn ramp_world(degrees: f32) -> (std::sync::Arc<kcc_parry::World>, f32) {
     let run = length * angle.cos();
     let height = length * angle.sin();
     let ramp = geometry::ramp(Vec3::new(0.0, 0.0, -1.0), Vec3::NEG_Z, angle, length, 4.0).unwrap();
-    let top = geometry::aabb_box(Vec3::new(0.0, height * 0.5, -1.0 - run - 2.0), Vec3::new(4.0, height, 4.0)).unwrap();
+    let top = geometry::aabb_box(
+        Vec3::new(0.0, height * 0.5, -1.0 - run - 2.0),
+        Vec3::new(4.0, height, 4.0),
+    )
+    .unwrap();
     (world(vec![ramp, top]), height)
 }
 
@@ -75,8 +100,15 @@ fn ramp_of_30_degrees_is_walked_up_and_down() {
     let mut body = body(&world, capsule(), Vec3::ZERO);
     settle(&controller, &mut body, 60.0);
     let trace = walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 180);
-    assert!(body.position().y > height - 0.01, "went up to {}", body.position());
-    assert!(trace.iter().all(|t| t.report.on_floor), "left the ramp going up");
+    assert!(
+        body.position().y > height - 0.01,
+        "went up to {}",
+        body.position()
+    );
+    assert!(
+        trace.iter().all(|t| t.report.on_floor),
+        "left the ramp going up"
+    );
     // No stair steps on a smooth ramp: the camera is not jolted.
     assert!(trace.iter().all(|t| t.report.stepped.is_none()));
 
@@ -86,15 +118,29 @@ fn ramp_of_30_degrees_is_walked_up_and_down() {
         let mut velocity = Vec3::new(0.0, 0.0, 10.0);
         let mut out = Vec::new();
         while body.position().z < 0.5 {
-            let report = controller.tick(&mut body, &TickInput { wish_direction: Vec3::Z, jump: false, velocity }, 1.0 / 60.0);
+            let report = controller.tick(
+                &mut body,
+                &TickInput {
+                    wish_direction: Vec3::Z,
+                    jump: false,
+                    velocity,
+                },
+                1.0 / 60.0,
+            );
             velocity = report.velocity;
             out.push(report);
             assert!(out.len() < 600);
         }
         out
     };
-    assert!(trace.iter().all(|r| r.on_floor), "left the floor going down");
-    assert!(trace.iter().all(|r| r.stepped.is_none()), "a ramp is not a step");
+    assert!(
+        trace.iter().all(|r| r.on_floor),
+        "left the floor going down"
+    );
+    assert!(
+        trace.iter().all(|r| r.stepped.is_none()),
+        "a ramp is not a step"
+    );
     assert!(body.position().y < 0.01);
 }
 
@@ -108,6 +154,10 @@ fn ramp_of_60_degrees_is_not_walkable() {
         let trace = walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 180);
         let top = trace.iter().map(|t| t.after.y).fold(0.0, f32::max);
         assert!(top < 0.45, "{shape:?} went up the 60 degree ramp to {top}");
-        assert!(body.position().y < 0.05, "{shape:?} ended on the ramp at {}", body.position());
+        assert!(
+            body.position().y < 0.05,
+            "{shape:?} ended on the ramp at {}",
+            body.position()
+        );
     }
 }

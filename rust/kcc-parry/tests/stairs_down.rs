@@ -9,9 +9,13 @@ use kcc::{Controller, KinematicBody, StepSmoother, TickInput};
 
 /// The Jolt stairs (10 x 0.3 x 0.3, 4 m wide) going up along -Z from z = -1.
 fn stairs_world() -> std::sync::Arc<kcc_parry::World> {
-    let mut solids = kcc_parry::geometry::stairs(Vec3::new(0.0, 0.0, -1.0), Vec3::NEG_Z, 10, 0.3, 0.3, 4.0).unwrap();
+    let mut solids =
+        kcc_parry::geometry::stairs(Vec3::new(0.0, 0.0, -1.0), Vec3::NEG_Z, 10, 0.3, 0.3, 4.0)
+            .unwrap();
     // A landing at the top, 3 m high, from z = -4 to -8.
-    solids.push(kcc_parry::geometry::aabb_box(Vec3::new(0.0, 1.5, -6.0), Vec3::new(4.0, 3.0, 4.0)).unwrap());
+    solids.push(
+        kcc_parry::geometry::aabb_box(Vec3::new(0.0, 1.5, -6.0), Vec3::new(4.0, 3.0, 4.0)).unwrap(),
+    );
     world(solids)
 }
 
@@ -32,7 +36,11 @@ fn walks_down_stairs_on_the_floor_every_tick() {
             let mut ticks = 0;
             while body.position().z < 1.0 {
                 let before = body.position();
-                let input = TickInput { wish_direction: Vec3::Z, jump: false, velocity };
+                let input = TickInput {
+                    wish_direction: Vec3::Z,
+                    jump: false,
+                    velocity,
+                };
                 let report = controller.tick(&mut body, &input, 1.0 / rate);
                 velocity = report.velocity;
                 if let Some(dy) = report.stepped {
@@ -41,14 +49,34 @@ fn walks_down_stairs_on_the_floor_every_tick() {
                 smoother.update(1.0 / rate);
                 let after = body.position();
                 ticks += 1;
-                assert!(report.on_floor, "{shape:?} {rate} Hz: off floor at {after} (tick {ticks})");
+                assert!(
+                    report.on_floor,
+                    "{shape:?} {rate} Hz: off floor at {after} (tick {ticks})"
+                );
                 largest_drop = largest_drop.max(before.y - after.y);
-                assert!(before.y - after.y <= max_step + 1e-3, "{shape:?} {rate} Hz: dropped {}", before.y - after.y);
-                assert!(after.z > before.z, "{shape:?} {rate} Hz: no progress at tick {ticks}");
-                assert!(ticks < 10 * rate as u32, "{shape:?} {rate} Hz: never reached the bottom");
+                assert!(
+                    before.y - after.y <= max_step + 1e-3,
+                    "{shape:?} {rate} Hz: dropped {}",
+                    before.y - after.y
+                );
+                assert!(
+                    after.z > before.z,
+                    "{shape:?} {rate} Hz: no progress at tick {ticks}"
+                );
+                assert!(
+                    ticks < 10 * rate as u32,
+                    "{shape:?} {rate} Hz: never reached the bottom"
+                );
             }
-            assert!(body.position().y < 0.01, "ends on the ground, at {}", body.position());
-            eprintln!("{shape:?} {rate} Hz: down in {ticks} ticks, largest drop {largest_drop:.3} m, camera offset {:.3} m", smoother.offset());
+            assert!(
+                body.position().y < 0.01,
+                "ends on the ground, at {}",
+                body.position()
+            );
+            eprintln!(
+                "{shape:?} {rate} Hz: down in {ticks} ticks, largest drop {largest_drop:.3} m, camera offset {:.3} m",
+                smoother.offset()
+            );
         }
     }
 }
@@ -60,13 +88,24 @@ fn stepped_signal_adds_up_to_the_climb() {
     let mut body = body(&world, cylinder(), Vec3::ZERO);
     settle(&controller, &mut body, 60.0);
     let trace = walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 90);
-    let up: f32 = trace.iter().filter_map(|t| t.report.stepped).filter(|dy| *dy > 0.0).sum();
-    let steps = trace.iter().filter(|t| t.report.stepped.is_some_and(|dy| dy > 0.0)).count();
+    let up: f32 = trace
+        .iter()
+        .filter_map(|t| t.report.stepped)
+        .filter(|dy| *dy > 0.0)
+        .sum();
+    let steps = trace
+        .iter()
+        .filter(|t| t.report.stepped.is_some_and(|dy| dy > 0.0))
+        .count();
     assert!(body.position().y > 2.99, "reached {}", body.position());
     // Every riser is one step of its rise (the cylinder has a flat bottom).
     assert_eq!(steps, 10);
     assert!((up - 3.0).abs() < 0.01, "stepped {up} m in all");
     for t in trace.iter().filter(|t| t.report.stepped.is_some()) {
-        assert!((t.report.stepped.unwrap() - 0.3).abs() < 0.005, "{:?}", t.report.stepped);
+        assert!(
+            (t.report.stepped.unwrap() - 0.3).abs() < 0.005,
+            "{:?}",
+            t.report.stepped
+        );
     }
 }

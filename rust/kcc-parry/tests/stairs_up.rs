@@ -41,24 +41,41 @@ fn climbs_jolt_stairs_at_every_rate() {
                 tick += 1;
                 let after = body.position();
                 drift = drift.max(after.x.abs());
-                assert!(report.on_floor, "{shape:?} {rate} Hz: off floor at tick {tick}, {after}");
+                assert!(
+                    report.on_floor,
+                    "{shape:?} {rate} Hz: off floor at tick {tick}, {after}"
+                );
                 assert!(
                     after.z < before.z,
                     "{shape:?} {rate} Hz: no progress at tick {tick}: {before} -> {after}"
                 );
-                assert!(body.penetration() < 0.01, "{shape:?} {rate} Hz: inside geometry");
+                assert!(
+                    body.penetration() < 0.01,
+                    "{shape:?} {rate} Hz: inside geometry"
+                );
                 if after.y > TOP - 0.01 && reached.is_none() {
                     reached = Some(tick);
                     break;
                 }
             }
-            let ticks = reached.unwrap_or_else(|| panic!("{shape:?} {rate} Hz: never reached the top, at {}", body.position()));
+            let ticks = reached.unwrap_or_else(|| {
+                panic!(
+                    "{shape:?} {rate} Hz: never reached the top, at {}",
+                    body.position()
+                )
+            });
             // The top tread starts 1 m + 9 runs ahead of the start.
             let ideal = (1.0 + 9.0 * 0.3) / 4.0;
             let time = ticks as f32 / rate;
-            assert!(time <= 1.5 * ideal, "{shape:?} {rate} Hz: {time} s vs ideal {ideal} s");
+            assert!(
+                time <= 1.5 * ideal,
+                "{shape:?} {rate} Hz: {time} s vs ideal {ideal} s"
+            );
             assert!(drift < 0.01, "{shape:?} {rate} Hz: drift {drift}");
-            eprintln!("{shape:?} {rate} Hz: top in {time:.3} s (ideal {ideal:.3} s, ratio {:.2}), drift {drift:.5} m", time / ideal);
+            eprintln!(
+                "{shape:?} {rate} Hz: top in {time:.3} s (ideal {ideal:.3} s, ratio {:.2}), drift {drift:.5} m",
+                time / ideal
+            );
         }
     }
 }

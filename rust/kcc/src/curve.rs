@@ -74,8 +74,14 @@ mod tests {
     fn inverses_recover_time() {
         for i in 0..=100 {
             let t = i as f32 / 100.0;
-            assert!((attack_inverse(attack(t)) - t).abs() < 2e-3, "attack at {t}");
-            assert!((release_inverse(release(t)) - t).abs() < 2e-3, "release at {t}");
+            assert!(
+                (attack_inverse(attack(t)) - t).abs() < 2e-3,
+                "attack at {t}"
+            );
+            assert!(
+                (release_inverse(release(t)) - t).abs() < 2e-3,
+                "release at {t}"
+            );
         }
         assert!((release_inverse(4.0) + 1.0).abs() < 1e-6);
     }

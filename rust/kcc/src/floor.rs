@@ -65,7 +65,11 @@ mod tests {
         let max = 45f32.to_radians();
         assert!(!is_walkable(Vec3::ZERO, Vec3::Y, max));
         assert!(!is_walkable(Vec3::NAN, Vec3::Y, max));
-        assert!(!is_walkable(Vec3::new(0.0, f32::INFINITY, 0.0), Vec3::Y, max));
+        assert!(!is_walkable(
+            Vec3::new(0.0, f32::INFINITY, 0.0),
+            Vec3::Y,
+            max
+        ));
         assert_eq!(slope_angle(Vec3::ZERO, Vec3::Y), None);
         // A non-unit but usable normal is normalized first.
         assert!(is_walkable(Vec3::new(0.0, 3.0, 0.0), Vec3::Y, max));

@@ -76,5 +76,7 @@ pub mod sweep;
 pub use body::{Contact, KinematicBody, MotionTest};
 pub use controller::{Controller, Sanitized, TickInput, TickReport};
 pub use error::ConfigError;
-pub use settings::{ControllerSettings, GravitySettings, MovementSettings, SpeedCurve, StairSettings};
+pub use settings::{
+    ControllerSettings, GravitySettings, MovementSettings, SpeedCurve, StairSettings,
+};
 pub use smoothing::{StepSmoother, exp_decay};

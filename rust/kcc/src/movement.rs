@@ -179,7 +179,10 @@ mod tests {
                 v = horizontal_velocity(v, wish, &CURVE, dt);
                 assert!(v.length() <= 4.0 + 1e-4, "{degrees}: {v}");
             }
-            assert!((v - wish * 4.0).length() < 1e-3, "{degrees}: ends along wish, {v}");
+            assert!(
+                (v - wish * 4.0).length() < 1e-3,
+                "{degrees}: ends along wish, {v}"
+            );
         }
     }
 
@@ -198,7 +201,13 @@ mod tests {
             jump_velocity: 5.0,
         };
         assert_eq!(vertical_speed(0.0, true, true, &settings, 0.1), (5.0, true));
-        assert_eq!(vertical_speed(0.0, true, false, &settings, 0.1), (-1.0, false));
-        assert_eq!(vertical_speed(-19.5, false, false, &settings, 0.1), (-20.0, false));
+        assert_eq!(
+            vertical_speed(0.0, true, false, &settings, 0.1),
+            (-1.0, false)
+        );
+        assert_eq!(
+            vertical_speed(-19.5, false, false, &settings, 0.1),
+            (-20.0, false)
+        );
     }
 }

@@ -68,7 +68,11 @@ pub fn settle(controller: &Controller, body: &mut ParryBody, rate: f32) -> Vec3 
         };
         velocity = controller.tick(body, &input, 1.0 / rate).velocity;
     }
-    assert!(body.is_on_floor(), "body did not settle on floor at {}", body.position());
+    assert!(
+        body.is_on_floor(),
+        "body did not settle on floor at {}",
+        body.position()
+    );
     velocity
 }
 

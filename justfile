@@ -1,0 +1,37 @@
+# RustCharacterBody3D tasks; `just --list` shows them. Get just with `pip install rust-just`
+# (seconds) or `cargo install just` (minutes).
+
+set shell := ["bash", "-euo", "pipefail", "-c"]
+
+# The main job: a capsule walks up and down stairs headlessly; prints what happened.
+demo:
+    cargo run --release -p kcc-parry --example walk_stairs
+
+# Build every crate (debug).
+build:
+    cargo build --workspace
+
+# Every test (the README's test command).
+test:
+    cargo test --workspace
+
+# Formatting and lints, as CI checks them.
+lint:
+    cargo fmt --all -- --check
+    cargo clippy --workspace --all-targets -- -D warnings
+
+# Release build of the Godot extension, installed into addons/rust_character_body/bin/.
+addon:
+    scripts/godot/addon.sh
+
+# Static checks of the sample project's GDScript (gdparse and gdlint from gdtoolkit).
+check-godot:
+    scripts/godot/static-checks.sh
+
+# Headless Godot tests: needs GODOT=/path/to/godot (4.4 or later); says so when it is unset.
+test-godot:
+    scripts/godot/test-godot.sh
+
+# Everything CI runs.
+ci:
+    bash .ci/run
