@@ -7,7 +7,7 @@ use parry3d_f64::math::Pose;
 use parry3d_f64::shape::{Cuboid, SharedShape, TriMesh};
 use thiserror::Error;
 
-use crate::solid::Solid;
+use crate::solid::{Primitive, Solid};
 
 /// Geometry that cannot be built.
 #[derive(Debug, Clone, PartialEq, Error)]
@@ -74,8 +74,14 @@ pub fn cuboid(center: Vec3, size: Vec3, rotation: Quat) -> Result<Solid, Geometr
         });
     }
     let shape = SharedShape::new(Cuboid::new(size.as_dvec3() * 0.5));
-    let pose = Pose::from_parts(center.as_dvec3(), rotation.normalize().as_dquat());
-    Ok(Solid::convex(shape, pose))
+    let rotation = rotation.normalize();
+    let pose = Pose::from_parts(center.as_dvec3(), rotation.as_dquat());
+    let primitive = Primitive::Cuboid {
+        center,
+        size,
+        rotation,
+    };
+    Ok(Solid::convex(shape, pose, primitive))
 }
 
 /// An axis-aligned box of full `size` (m) centred at `center`.
@@ -186,12 +192,15 @@ pub fn convex_hull(points: &[Vec3]) -> Result<Solid, GeometryError> {
     if points.iter().any(|p| !p.is_finite()) {
         return Err(GeometryError::DegenerateHull);
     }
-    let points: Vec<_> = points.iter().map(|p| p.as_dvec3()).collect();
-    let shape = SharedShape::convex_hull(&points).ok_or(GeometryError::DegenerateHull)?;
+    let exact: Vec<_> = points.iter().map(|p| p.as_dvec3()).collect();
+    let shape = SharedShape::convex_hull(&exact).ok_or(GeometryError::DegenerateHull)?;
     if shape.mass_properties(1.0).mass() <= 1e-12 {
         return Err(GeometryError::DegenerateHull);
     }
-    Ok(Solid::convex(shape, Pose::IDENTITY))
+    let primitive = Primitive::Hull {
+        points: points.to_vec(),
+    };
+    Ok(Solid::convex(shape, Pose::IDENTITY, primitive))
 }
 
 /// A triangle mesh from `vertices` (m) and index triples, moved by `offset` (m).
@@ -216,9 +225,15 @@ pub fn mesh(
             vertices.len()
         )));
     }
-    let vertices = vertices.iter().map(|v| v.as_dvec3()).collect();
-    let mesh = TriMesh::new(vertices, indices).map_err(|e| GeometryError::Mesh(e.to_string()))?;
-    Ok(Solid::mesh(mesh, Pose::from_translation(offset.as_dvec3())))
+    let moved: Vec<Vec3> = vertices.iter().map(|v| *v + offset).collect();
+    let exact = moved.iter().map(|v| v.as_dvec3()).collect();
+    let mesh =
+        TriMesh::new(exact, indices.clone()).map_err(|e| GeometryError::Mesh(e.to_string()))?;
+    let primitive = Primitive::Mesh {
+        vertices: moved,
+        indices,
+    };
+    Ok(Solid::mesh(mesh, Pose::IDENTITY, primitive))
 }
 
 #[cfg(test)]

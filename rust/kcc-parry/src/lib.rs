@@ -26,5 +26,5 @@ pub use body::{ContactState, ParryBody};
 pub use geometry::GeometryError;
 pub use settings::BodySettings;
 pub use shape::CharacterShape;
-pub use solid::Solid;
+pub use solid::{Primitive, Solid};
 pub use world::World;

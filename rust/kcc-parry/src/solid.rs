@@ -9,12 +9,40 @@ use parry3d_f64::math::Pose;
 use parry3d_f64::query::{self, Contact, ShapeCastOptions};
 use parry3d_f64::shape::{Shape, SharedShape, TriMesh};
 
+/// What a solid was built from, in world space (m): enough to build the same solid in another
+/// engine (the simulator builds Rapier colliders from it).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Primitive {
+    /// A box of full `size` centred at `center`, rotated by `rotation`.
+    Cuboid {
+        /// Centre, m.
+        center: glam::Vec3,
+        /// Full size along the box's own axes, m.
+        size: glam::Vec3,
+        /// Orientation.
+        rotation: glam::Quat,
+    },
+    /// The convex hull of points, m.
+    Hull {
+        /// The points.
+        points: Vec<glam::Vec3>,
+    },
+    /// A triangle mesh, m.
+    Mesh {
+        /// Vertices in world space.
+        vertices: Vec<glam::Vec3>,
+        /// Vertex index triples.
+        indices: Vec<[u32; 3]>,
+    },
+}
+
 /// One static solid placed in the world.
 #[derive(Clone)]
 pub struct Solid {
     pose: Pose,
     kind: SolidKind,
     aabb: Aabb,
+    primitive: Primitive,
 }
 
 #[derive(Clone)]
@@ -26,24 +54,31 @@ enum SolidKind {
 }
 
 impl Solid {
-    /// A convex shape (box, hull, ...) at `pose`.
-    pub fn convex(shape: SharedShape, pose: Pose) -> Self {
+    /// A convex shape (box, hull) at `pose`, built from `primitive`.
+    pub(crate) fn convex(shape: SharedShape, pose: Pose, primitive: Primitive) -> Self {
         let aabb = shape.compute_aabb(&pose);
         Self {
             pose,
             kind: SolidKind::Convex(shape),
             aabb,
+            primitive,
         }
     }
 
-    /// A triangle mesh at `pose`.
-    pub fn mesh(mesh: TriMesh, pose: Pose) -> Self {
+    /// A triangle mesh at `pose`, built from `primitive`.
+    pub(crate) fn mesh(mesh: TriMesh, pose: Pose, primitive: Primitive) -> Self {
         let aabb = mesh.compute_aabb(&pose);
         Self {
             pose,
             kind: SolidKind::Mesh(Box::new(mesh)),
             aabb,
+            primitive,
         }
+    }
+
+    /// What the solid was built from.
+    pub fn primitive(&self) -> &Primitive {
+        &self.primitive
     }
 
     /// World-space bounds, m.
