@@ -14,6 +14,8 @@
 //!
 //! Units: m, s, m/s, rad.
 
+#![warn(missing_docs)]
+
 pub mod body;
 pub mod geometry;
 pub mod settings;

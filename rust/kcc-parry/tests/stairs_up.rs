@@ -19,7 +19,10 @@ const TOP: f32 = 3.0;
 #[test]
 fn climbs_jolt_stairs_at_every_rate() {
     let world = jolt_stairs();
-    for shape in [capsule(), cylinder()] {
+    let cube = kcc_parry::CharacterShape::Box {
+        size: Vec3::new(0.7, 1.8, 0.7),
+    };
+    for shape in [capsule(), cylinder(), cube] {
         for rate in [60.0, 120.0, 240.0, 360.0] {
             let controller = Controller::new(settings(4.0)).unwrap();
             let mut body = body(&world, shape, Vec3::ZERO);

@@ -152,8 +152,41 @@ impl Controller {
             sanitized.wish_direction = true;
             Vec3::ZERO
         };
-        let mut velocity = if input.velocity.is_finite() {
-            input.velocity
+        self.run(body, input.velocity, dt, sanitized, |body, velocity, dt| {
+            self.substep(body, wish, input.jump, velocity, dt)
+        })
+    }
+
+    /// Moves the body with `velocity` (m/s) for `dt` (s) with stair stepping: a drop-in for
+    /// `move_and_slide` that also steps up and down. No stepping happens while moving up (a
+    /// jump), and stepping down only follows floor the body stood on at the start. Unusable
+    /// velocity and delta are sanitized as in [`tick`](Self::tick).
+    pub fn move_and_step<B: KinematicBody + ?Sized>(
+        &self,
+        body: &mut B,
+        velocity: Vec3,
+        dt: f32,
+    ) -> TickReport {
+        self.run(
+            body,
+            velocity,
+            dt,
+            Sanitized::default(),
+            |body, velocity, dt| self.move_once(body, velocity, dt),
+        )
+    }
+
+    /// Sanitizes the velocity, delta and position, then runs `step` once per sub-step.
+    fn run<B: KinematicBody + ?Sized>(
+        &self,
+        body: &mut B,
+        velocity: Vec3,
+        dt: f32,
+        mut sanitized: Sanitized,
+        mut step: impl FnMut(&mut B, Vec3, f32) -> TickReport,
+    ) -> TickReport {
+        let mut velocity = if velocity.is_finite() {
+            velocity
         } else {
             sanitized.velocity = true;
             Vec3::ZERO
@@ -165,21 +198,19 @@ impl Controller {
             on_floor,
             ..TickReport::default()
         };
-        let Some((substeps, step_dt)) = split_delta(dt, &mut sanitized) else {
-            report.sanitized = sanitized;
-            return report;
-        };
+        let split = split_delta(dt, &mut sanitized);
         if !body.position().is_finite() {
             sanitized.position = true;
-            report.sanitized = sanitized;
-            return report;
         }
+        report.sanitized = sanitized;
+        let Some((substeps, step_dt)) = split.filter(|_| !sanitized.position) else {
+            return report;
+        };
         for _ in 0..substeps {
-            let part = self.substep(body, wish, input.jump, velocity, step_dt);
+            let part = step(body, velocity, step_dt);
             velocity = part.velocity;
             report.absorb(&part);
         }
-        report.sanitized = sanitized;
         report
     }
 
@@ -208,15 +239,13 @@ impl Controller {
             &self.settings.gravity,
             dt,
         );
-        let mut report = self.move_and_step(body, run + up * rise, dt);
+        let mut report = self.move_once(body, run + up * rise, dt);
         report.jumped = jumped;
         report
     }
 
-    /// Moves the body with `velocity` (m/s) for `dt` (s) with stair stepping: a drop-in for
-    /// `move_and_slide` that also steps up and down. No stepping happens while moving up (a
-    /// jump), and stepping down only follows floor the body stood on at the start.
-    pub fn move_and_step<B: KinematicBody + ?Sized>(
+    /// One move of a sub-step: step up, the passes, step down.
+    fn move_once<B: KinematicBody + ?Sized>(
         &self,
         body: &mut B,
         velocity: Vec3,

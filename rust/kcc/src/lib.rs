@@ -62,6 +62,8 @@
 //! assert!(body.position.z < -4.0);
 //! ```
 
+#![warn(missing_docs)]
+
 pub mod body;
 pub mod controller;
 pub mod curve;

@@ -76,7 +76,27 @@ pub fn settle(controller: &Controller, body: &mut ParryBody, rate: f32) -> Vec3 
     velocity
 }
 
-/// Runs `ticks` ticks with a constant wish direction and records each.
+/// Runs `ticks` ticks of `step` and records each.
+fn record(
+    body: &mut ParryBody,
+    ticks: u32,
+    mut step: impl FnMut(&mut ParryBody) -> TickReport,
+) -> Vec<Tick> {
+    (0..ticks)
+        .map(|_| {
+            let before = body.position();
+            let report = step(body);
+            Tick {
+                before,
+                after: body.position(),
+                report,
+                penetration: body.penetration(),
+            }
+        })
+        .collect()
+}
+
+/// Runs `ticks` ticks with a constant wish direction, from rest, and records each.
 pub fn walk(
     controller: &Controller,
     body: &mut ParryBody,
@@ -85,9 +105,7 @@ pub fn walk(
     ticks: u32,
 ) -> Vec<Tick> {
     let mut velocity = Vec3::ZERO;
-    let mut out = Vec::new();
-    for _ in 0..ticks {
-        let before = body.position();
+    record(body, ticks, |body| {
         let input = TickInput {
             wish_direction: wish,
             jump: false,
@@ -95,14 +113,8 @@ pub fn walk(
         };
         let report = controller.tick(body, &input, 1.0 / rate);
         velocity = report.velocity;
-        out.push(Tick {
-            before,
-            after: body.position(),
-            report,
-            penetration: body.penetration(),
-        });
-    }
-    out
+        report
+    })
 }
 
 /// Runs with a velocity fixed by the test (no movement model): `move_and_step` each tick.
@@ -113,18 +125,9 @@ pub fn drive(
     rate: f32,
     ticks: u32,
 ) -> Vec<Tick> {
-    let mut out = Vec::new();
-    for _ in 0..ticks {
-        let before = body.position();
-        let report = controller.move_and_step(body, velocity, 1.0 / rate);
-        out.push(Tick {
-            before,
-            after: body.position(),
-            report,
-            penetration: body.penetration(),
-        });
-    }
-    out
+    record(body, ticks, |body| {
+        controller.move_and_step(body, velocity, 1.0 / rate)
+    })
 }
 
 pub fn ticks_off_floor(trace: &[Tick]) -> usize {

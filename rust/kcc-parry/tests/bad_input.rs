@@ -1,0 +1,83 @@
+//! Unusable per-tick input is sanitized: the body never moves by a non-finite amount.
+
+mod common;
+
+use common::*;
+use glam::Vec3;
+use kcc::{Controller, KinematicBody, TickInput};
+
+fn setup() -> (Controller, kcc_parry::ParryBody) {
+    let world = world(vec![]);
+    let controller = Controller::new(settings(4.0)).unwrap();
+    let mut body = body(&world, capsule(), Vec3::ZERO);
+    settle(&controller, &mut body, 60.0);
+    (controller, body)
+}
+
+#[test]
+fn non_finite_wish_direction_counts_as_no_input() {
+    let (controller, mut body) = setup();
+    for wish in [
+        Vec3::NAN,
+        Vec3::new(f32::INFINITY, 0.0, 0.0),
+        Vec3::new(0.0, 0.0, f32::NEG_INFINITY),
+    ] {
+        let start = body.position();
+        let input = TickInput {
+            wish_direction: wish,
+            jump: false,
+            velocity: Vec3::ZERO,
+        };
+        let report = controller.tick(&mut body, &input, 1.0 / 60.0);
+        assert!(report.sanitized.wish_direction);
+        assert!(report.velocity.is_finite() && report.velocity.length() < 1e-6);
+        assert!((body.position() - start).length() < 1e-3);
+    }
+}
+
+#[test]
+fn non_finite_velocity_is_reset() {
+    let (controller, mut body) = setup();
+    let input = TickInput {
+        wish_direction: Vec3::NEG_Z,
+        jump: false,
+        velocity: Vec3::new(f32::NAN, 0.0, 1.0),
+    };
+    let report = controller.tick(&mut body, &input, 1.0 / 60.0);
+    assert!(report.sanitized.velocity);
+    assert!(report.velocity.is_finite() && body.position().is_finite());
+    let report = controller.move_and_step(&mut body, Vec3::INFINITY, 1.0 / 60.0);
+    assert!(report.sanitized.velocity);
+    assert!(body.position().is_finite() && body.position().length() < 0.1);
+}
+
+#[test]
+fn unusable_delta_moves_nothing() {
+    let (controller, mut body) = setup();
+    let start = body.position();
+    for dt in [0.0, -1.0 / 60.0, f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+        let input = TickInput {
+            wish_direction: Vec3::NEG_Z,
+            jump: true,
+            velocity: Vec3::new(0.0, 0.0, -4.0),
+        };
+        let report = controller.tick(&mut body, &input, dt);
+        assert!(report.sanitized.delta, "{dt}");
+        assert_eq!(report.substeps, 0);
+        assert!(!report.jumped);
+        assert_eq!(body.position(), start, "{dt}");
+    }
+}
+
+#[test]
+fn a_hitch_is_clamped_and_split() {
+    let (controller, mut body) = setup();
+    let start = body.position();
+    // A 2 s freeze: simulated as 0.25 s in sub-steps of at most 0.05 s.
+    let report = controller.move_and_step(&mut body, Vec3::new(0.0, 0.0, -4.0), 2.0);
+    assert!(report.sanitized.delta_clamped);
+    assert_eq!(report.substeps, 5);
+    let moved = start.z - body.position().z;
+    assert!((moved - 1.0).abs() < 0.01, "moved {moved} m");
+    assert!(report.on_floor);
+}
