@@ -17,6 +17,9 @@ use godot::prelude::*;
 use kcc::{Controller, TickInput, TickReport};
 
 use crate::body::GodotBody;
+// The class docs link to the camera the way Godot's help does (`[StepSmoothCamera3D]`).
+#[cfg(doc)]
+use crate::camera::StepSmoothCamera3D;
 use crate::convert::{to_glam, to_godot};
 use crate::input::wish_direction;
 use crate::settings::{Properties, sanitize};
@@ -510,6 +513,10 @@ impl RustCharacterBody3D {
             return (YawNode::Unset, None);
         }
         let path = self.yaw_node.to_string();
+        // Outside the tree an absolute path cannot be looked up (Godot would print an error).
+        if self.yaw_node.is_absolute() && !self.base().is_inside_tree() {
+            return (YawNode::Missing(path), None);
+        }
         match self.base().get_node_or_null(&self.yaw_node) {
             None => (YawNode::Missing(path), None),
             Some(node) => match node.try_cast::<Node3D>() {

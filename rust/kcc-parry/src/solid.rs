@@ -183,11 +183,21 @@ fn sweep(
     if hit.time_of_impact > 0.0 {
         return Some(hit.time_of_impact * length);
     }
+    let moved = |distance: f64| {
+        let at = Pose::from_parts(
+            pose.translation + motion * (distance / length),
+            pose.rotation,
+        );
+        query::contact(&at, shape, other_pose, other, 2.0 * gap).ok()
+    };
     let start = query::contact(pose, shape, other_pose, other, gap).ok()??;
     if start.dist < 0.0 {
-        let end = Pose::from_parts(pose.translation + motion, pose.rotation);
-        let inside = query::contact(&end, shape, other_pose, other, 0.0).ok()?;
+        let inside = moved(length)?;
         return inside.filter(|c| c.dist < 0.0).map(|_| 0.0);
     }
-    (motion.dot(start.normal1) > 0.0).then_some(0.0)
+    // Within the gap already: blocked only when a short step along the motion comes closer.
+    // Distances decide, not the contact normal, which is arbitrary at an exact touch.
+    let step = moved(gap.min(length))?;
+    step.filter(|c| c.dist < start.dist - 1e-3 * gap)
+        .map(|_| 0.0)
 }

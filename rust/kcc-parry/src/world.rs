@@ -16,6 +16,8 @@ pub const RECOVERY_AMOUNT: f64 = 0.4;
 /// How far from the first touch a blocked cast stops, m. Jolt's bisection stops within about
 /// 1 mm of it; conservative advancement stops this far from the surface instead.
 pub const CAST_GAP: f64 = 1e-4;
+/// Closer than this the shapes count as touching, and a contact normal must be checked, m.
+pub const TOUCH_DISTANCE: f64 = 1e-7;
 /// Godot's `CMP_EPSILON`.
 pub const CMP_EPSILON: f32 = 1e-5;
 
@@ -196,6 +198,9 @@ impl World {
             recovered = true;
             let mut push = DVec3::ZERO;
             for contact in &contacts {
+                if !self.normal_is_sound(shape, from + recovery, contact) {
+                    continue;
+                }
                 let axis = contact.normal1;
                 let depth = margin - contact.dist + axis.dot(push);
                 if depth > 0.0 {
@@ -208,6 +213,55 @@ impl World {
             recovery += push;
         }
         (recovery, recovered)
+    }
+
+    /// At an exact touch, distance queries return an arbitrary normal. A sound normal moves
+    /// the shape away when followed: check it by stepping back along it.
+    fn normal_is_sound(&self, shape: &BodyShape, origin: DVec3, contact: &Contact) -> bool {
+        if contact.dist.abs() > TOUCH_DISTANCE {
+            return true;
+        }
+        let back = origin - contact.normal1 * CAST_GAP;
+        let mut farther = false;
+        self.contacts(shape, back, 2.0 * CAST_GAP, &mut |c| {
+            if c.point2.distance(contact.point2) < 10.0 * CAST_GAP {
+                farther |= c.dist > contact.dist + 0.5 * CAST_GAP;
+            }
+        });
+        farther
+    }
+
+    /// The normal (from the solid toward the body) of a contact found at `origin`. At an exact
+    /// touch the query's normal is arbitrary, so it is measured again a cast gap back along the
+    /// motion, where the shapes are apart; `None` when even that cannot tell.
+    fn contact_normal(
+        &self,
+        shape: &BodyShape,
+        origin: DVec3,
+        direction: DVec3,
+        contact: &Contact,
+    ) -> Option<DVec3> {
+        if contact.dist.abs() > TOUCH_DISTANCE {
+            return Some(-contact.normal1);
+        }
+        if direction == DVec3::ZERO {
+            return None;
+        }
+        let mut normal = None;
+        let mut nearest = f64::MAX;
+        self.contacts(
+            shape,
+            origin - direction * CAST_GAP,
+            2.0 * CAST_GAP,
+            &mut |c| {
+                let near = c.point2.distance(contact.point2);
+                if c.dist > TOUCH_DISTANCE && near < nearest {
+                    nearest = near;
+                    normal = Some(-c.normal1);
+                }
+            },
+        );
+        normal
     }
 
     /// `Some((safe, unsafe))` fractions of `motion` when the cast touches something: safe
@@ -239,22 +293,26 @@ impl World {
         max_collisions: usize,
     ) -> Vec<MotionCollision> {
         let direction = motion.normalize_or_zero();
+        let mut found = Vec::new();
+        self.contacts(shape, origin, margin, &mut |c| found.push(c));
         let mut collisions = Vec::new();
-        self.contacts(shape, origin, margin, &mut |c| {
+        for c in found {
             let depth = margin - c.dist;
-            let normal = -c.normal1;
+            let Some(normal) = self.contact_normal(shape, origin, direction, &c) else {
+                continue;
+            };
             if depth <= 0.0 || !normal.is_finite() {
-                return;
+                continue;
             }
             if direction != DVec3::ZERO && direction.dot(normal) >= -f64::from(CMP_EPSILON) {
-                return;
+                continue;
             }
             collisions.push(MotionCollision {
                 point: c.point2.as_vec3(),
                 normal: normal.as_vec3(),
                 depth: depth as f32,
             });
-        });
+        }
         collisions.sort_by(|a, b| b.depth.total_cmp(&a.depth));
         collisions.truncate(max_collisions.max(1));
         collisions

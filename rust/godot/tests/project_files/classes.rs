@@ -27,7 +27,12 @@ pub struct Classes {
 /// Built-in node classes used by the project, with their parent, signals and the properties our
 /// scenes set. Only what the project needs: adding a node type to a scene means adding it here.
 const BUILTIN_NODES: &[(&str, &str, &[&str], &[&str])] = &[
-    ("Object", "", &["script_changed", "property_list_changed"], &["script"]),
+    (
+        "Object",
+        "",
+        &["script_changed", "property_list_changed"],
+        &["script"],
+    ),
     (
         "Node",
         "Object",
@@ -43,12 +48,32 @@ const BUILTIN_NODES: &[(&str, &str, &[&str], &[&str])] = &[
             "replacing_by",
             "editor_description_changed",
         ],
-        &["process_mode", "process_priority", "physics_process_priority", "unique_name_in_owner"],
+        &[
+            "process_mode",
+            "process_priority",
+            "physics_process_priority",
+            "unique_name_in_owner",
+        ],
     ),
-    ("Node3D", "Node", &["visibility_changed"], &["transform", "visible", "rotation", "position", "scale"]),
-    ("CollisionObject3D", "Node3D", &["input_event", "mouse_entered", "mouse_exited"], &["collision_layer", "collision_mask"]),
+    (
+        "Node3D",
+        "Node",
+        &["visibility_changed"],
+        &["transform", "visible", "rotation", "position", "scale"],
+    ),
+    (
+        "CollisionObject3D",
+        "Node3D",
+        &["input_event", "mouse_entered", "mouse_exited"],
+        &["collision_layer", "collision_mask"],
+    ),
     ("PhysicsBody3D", "CollisionObject3D", &[], &[]),
-    ("StaticBody3D", "PhysicsBody3D", &[], &["physics_material_override"]),
+    (
+        "StaticBody3D",
+        "PhysicsBody3D",
+        &[],
+        &["physics_material_override"],
+    ),
     (
         "CharacterBody3D",
         "PhysicsBody3D",
@@ -69,13 +94,48 @@ const BUILTIN_NODES: &[(&str, &str, &[&str], &[&str])] = &[
     ),
     ("CollisionShape3D", "Node3D", &[], &["shape", "disabled"]),
     ("VisualInstance3D", "Node3D", &[], &["layers"]),
-    ("GeometryInstance3D", "VisualInstance3D", &[], &["material_override", "cast_shadow"]),
-    ("MeshInstance3D", "GeometryInstance3D", &[], &["mesh", "skeleton"]),
-    ("Camera3D", "Node3D", &[], &["current", "fov", "near", "far"]),
-    ("Light3D", "VisualInstance3D", &[], &["light_color", "light_energy", "shadow_enabled"]),
-    ("DirectionalLight3D", "Light3D", &[], &["directional_shadow_mode"]),
-    ("WorldEnvironment", "Node", &[], &["environment", "camera_attributes"]),
-    ("CanvasLayer", "Node", &["visibility_changed"], &["layer", "visible"]),
+    (
+        "GeometryInstance3D",
+        "VisualInstance3D",
+        &[],
+        &["material_override", "cast_shadow"],
+    ),
+    (
+        "MeshInstance3D",
+        "GeometryInstance3D",
+        &[],
+        &["mesh", "skeleton"],
+    ),
+    (
+        "Camera3D",
+        "Node3D",
+        &[],
+        &["current", "fov", "near", "far"],
+    ),
+    (
+        "Light3D",
+        "VisualInstance3D",
+        &[],
+        &["light_color", "light_energy", "shadow_enabled"],
+    ),
+    (
+        "DirectionalLight3D",
+        "Light3D",
+        &[],
+        &["directional_shadow_mode"],
+    ),
+    (
+        "WorldEnvironment",
+        "Node",
+        &[],
+        &["environment", "camera_attributes"],
+    ),
+    (
+        "CanvasLayer",
+        "Node",
+        &["visibility_changed"],
+        &["layer", "visible"],
+    ),
     (
         "CanvasItem",
         "Node",
@@ -96,7 +156,13 @@ const BUILTIN_NODES: &[(&str, &str, &[&str], &[&str])] = &[
             "minimum_size_changed",
             "theme_changed",
         ],
-        &["offset_left", "offset_top", "offset_right", "offset_bottom", "anchors_preset"],
+        &[
+            "offset_left",
+            "offset_top",
+            "offset_right",
+            "offset_bottom",
+            "anchors_preset",
+        ],
     ),
     ("Label", "Control", &[], &["text", "horizontal_alignment"]),
 ];
@@ -175,12 +241,16 @@ impl Classes {
 
     /// Whether `class` or an ancestor declares signal `signal`.
     pub fn has_signal(&self, class: &str, signal: &str) -> bool {
-        self.lineage(class).iter().any(|c| c.signals.contains(signal))
+        self.lineage(class)
+            .iter()
+            .any(|c| c.signals.contains(signal))
     }
 
     /// Whether `class` or an ancestor declares method `method`.
     pub fn has_method(&self, class: &str, method: &str) -> bool {
-        self.lineage(class).iter().any(|c| c.methods.contains(method))
+        self.lineage(class)
+            .iter()
+            .any(|c| c.methods.contains(method))
     }
 
     /// Whether a scene may set `property` on a node of `class`.
@@ -230,7 +300,7 @@ pub fn rust_classes(text: &str) -> Result<Vec<(String, Class)>, String> {
             pending_class_base = Some(base);
             continue;
         }
-        if derive_seen && line.starts_with("pub struct ") || derive_seen && line.starts_with("struct ") {
+        if derive_seen && (line.starts_with("pub struct ") || line.starts_with("struct ")) {
             let name = line
                 .trim_start_matches("pub ")
                 .trim_start_matches("struct ")
@@ -238,9 +308,9 @@ pub fn rust_classes(text: &str) -> Result<Vec<(String, Class)>, String> {
                 .next()
                 .unwrap_or_default()
                 .to_string();
-            let parent = pending_class_base
-                .take()
-                .ok_or_else(|| format!("line {number}: GodotClass {name} has no #[class(base = ...)]"))?;
+            let parent = pending_class_base.take().ok_or_else(|| {
+                format!("line {number}: GodotClass {name} has no #[class(base = ...)]")
+            })?;
             classes.push((
                 name,
                 Class {
@@ -257,18 +327,37 @@ pub fn rust_classes(text: &str) -> Result<Vec<(String, Class)>, String> {
                 in_struct = false;
                 continue;
             }
-            if line.starts_with("#[export") && !line.starts_with("#[export_group") && !line.starts_with("#[export_subgroup") {
+            if line.starts_with("#[export")
+                && !line.starts_with("#[export_group")
+                && !line.starts_with("#[export_subgroup")
+            {
                 field_exported = true;
             }
-            if line.starts_with("#[var(") {
-                if let Some(setter) = attribute_value(line, "set") {
-                    classes.last_mut().expect("in a struct").1.methods.insert(setter);
-                }
+            if line.starts_with("#[var(")
+                && let Some(setter) = attribute_value(line, "set")
+            {
+                let class = &mut classes.last_mut().expect("in a struct").1;
+                class.methods.insert(setter);
             }
-            if !line.starts_with("#[") && !line.starts_with("///") && !line.starts_with("//") && line.contains(':') {
-                let field = line.split(':').next().unwrap_or_default().trim().trim_start_matches("pub ").trim();
+            if !line.starts_with("#[")
+                && !line.starts_with("///")
+                && !line.starts_with("//")
+                && line.contains(':')
+            {
+                let field = line
+                    .split(':')
+                    .next()
+                    .unwrap_or_default()
+                    .trim()
+                    .trim_start_matches("pub ")
+                    .trim();
                 if field_exported {
-                    classes.last_mut().expect("in a struct").1.properties.insert(field.to_string());
+                    classes
+                        .last_mut()
+                        .expect("in a struct")
+                        .1
+                        .properties
+                        .insert(field.to_string());
                 }
                 field_exported = false;
             }
@@ -298,7 +387,9 @@ pub fn rust_classes(text: &str) -> Result<Vec<(String, Class)>, String> {
             let class = classes
                 .iter_mut()
                 .find(|(name, _)| *name == owner)
-                .ok_or_else(|| format!("line {number}: {kind} in impl {owner}, not a GodotClass of this file"))?;
+                .ok_or_else(|| {
+                    format!("line {number}: {kind} in impl {owner}, not a GodotClass of this file")
+                })?;
             if kind == "#[signal]" {
                 class.1.signals.insert(name);
             } else {
@@ -405,8 +496,16 @@ impl Walker {
         let no_base = SOURCE.replace("base = CharacterBody3D, ", "");
         assert!(rust_classes(&no_base).unwrap_err().contains("base"));
         let unknown_parent = SOURCE.replace("CharacterBody3D, init", "Spaceship, init");
-        assert!(Classes::new(&[("w.rs".into(), unknown_parent)]).unwrap_err().contains("Spaceship"));
+        assert!(
+            Classes::new(&[("w.rs".into(), unknown_parent)])
+                .unwrap_err()
+                .contains("Spaceship")
+        );
         let twice = format!("{SOURCE}\n{SOURCE}");
-        assert!(Classes::new(&[("w.rs".into(), twice)]).unwrap_err().contains("twice"));
+        assert!(
+            Classes::new(&[("w.rs".into(), twice)])
+                .unwrap_err()
+                .contains("twice")
+        );
     }
 }

@@ -66,12 +66,14 @@ pub struct Document {
 impl Document {
     /// Every section with tag `tag`.
     pub fn sections<'a>(&'a self, tag: &'a str) -> impl Iterator<Item = &'a Section> + 'a {
-        self.sections.iter().filter(move |section| section.tag == tag)
+        self.sections
+            .iter()
+            .filter(move |section| section.tag == tag)
     }
 
     /// The first section with tag `tag`.
     pub fn section(&self, tag: &str) -> Option<&Section> {
-        self.sections(tag).next()
+        self.sections.iter().find(|section| section.tag == tag)
     }
 }
 
@@ -496,14 +498,27 @@ dict = {
         let tags: Vec<&str> = doc.sections.iter().map(|s| s.tag.as_str()).collect();
         assert_eq!(
             tags,
-            ["gd_scene", "ext_resource", "sub_resource", "node", "node", "connection"]
+            [
+                "gd_scene",
+                "ext_resource",
+                "sub_resource",
+                "node",
+                "node",
+                "connection"
+            ]
         );
         let ext = doc.section("ext_resource").unwrap();
-        assert_eq!(ext.attribute_string("path").as_deref(), Some("res://a b.gd"));
+        assert_eq!(
+            ext.attribute_string("path").as_deref(),
+            Some("res://a b.gd")
+        );
         assert_eq!(ext.line, 3);
         let child = doc.sections("node").nth(1).unwrap();
         assert_eq!(child.attribute("parent"), Some("\".\""));
-        assert_eq!(references(child.property("script").unwrap(), "ExtResource"), ["1_x"]);
+        assert_eq!(
+            references(child.property("script").unwrap(), "ExtResource"),
+            ["1_x"]
+        );
         assert_eq!(
             child.property_string("text").as_deref(),
             Some("multi\nline \"quoted\"")
@@ -511,12 +526,17 @@ dict = {
         assert_eq!(child.property("dict"), Some("{\n\"key\": [1, 2,\n3]\n}"));
         assert_eq!(strings_in(child.property("list").unwrap()), ["a", "b]"]);
         let connection = doc.section("connection").unwrap();
-        assert_eq!(connection.attribute_string("method").as_deref(), Some("_on_ready"));
+        assert_eq!(
+            connection.attribute_string("method").as_deref(),
+            Some("_on_ready")
+        );
     }
 
     #[test]
     fn reads_project_style_files() {
-        let doc = parse("; comment\nconfig_version=5\n\n[physics]\n3d/physics_engine=\"Jolt Physics\"\n").unwrap();
+        let doc =
+            parse("; comment\nconfig_version=5\n\n[physics]\n3d/physics_engine=\"Jolt Physics\"\n")
+                .unwrap();
         assert_eq!(doc.sections[0].tag, "");
         assert_eq!(doc.sections[0].property("config_version"), Some("5"));
         let physics = doc.section("physics").unwrap();
@@ -530,8 +550,14 @@ dict = {
 
     #[test]
     fn decodes_values() {
-        assert_eq!(string_literal("&\"move_left\"").as_deref(), Some("move_left"));
-        assert_eq!(string_literal("^\"../Player\"").as_deref(), Some("../Player"));
+        assert_eq!(
+            string_literal("&\"move_left\"").as_deref(),
+            Some("move_left")
+        );
+        assert_eq!(
+            string_literal("^\"../Player\"").as_deref(),
+            Some("../Player")
+        );
         assert_eq!(string_literal("\"a\" \"b\""), None);
         assert_eq!(string_literal("ExtResource(\"1\")"), None);
         assert_eq!(
@@ -584,13 +610,33 @@ dict = {
 
     #[test]
     fn rejects_malformed_lines() {
-        assert!(error_of("[a]\njust words\n").message.contains("key = value"));
+        assert!(
+            error_of("[a]\njust words\n")
+                .message
+                .contains("key = value")
+        );
         assert!(error_of("[a]\nkey =\n").message.contains("no value"));
-        assert!(error_of("[a]\nkey = 1\nkey = 2\n").message.contains("twice"));
+        assert!(
+            error_of("[a]\nkey = 1\nkey = 2\n")
+                .message
+                .contains("twice")
+        );
         assert!(error_of("[node name]\n").message.contains("=value"));
-        assert!(error_of("[node name=\"a\" name=\"b\"]\n").message.contains("twice"));
-        assert!(error_of("[node name=\"a\"] trailing\n").message.contains("after a header"));
+        assert!(
+            error_of("[node name=\"a\" name=\"b\"]\n")
+                .message
+                .contains("twice")
+        );
+        assert!(
+            error_of("[node name=\"a\"] trailing\n")
+                .message
+                .contains("after a header")
+        );
         assert!(error_of("[]\n").message.contains("tag"));
-        assert!(error_of("[a]\nkey = 1 2\"x\n").message.contains("never terminated"));
+        assert!(
+            error_of("[a]\nkey = 1 2\"x\n")
+                .message
+                .contains("never terminated")
+        );
     }
 }

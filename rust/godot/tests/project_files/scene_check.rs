@@ -39,7 +39,10 @@ pub fn script_info(text: &str) -> ScriptInfo {
         // Annotations may come first: `@export_range(0.0, 1.0) var speed := 0.5`.
         let tokens: Vec<&str> = line.split_whitespace().collect();
         let start = if line.starts_with('@') {
-            match tokens.iter().position(|t| ["var", "func", "signal"].contains(t)) {
+            match tokens
+                .iter()
+                .position(|t| ["var", "func", "signal"].contains(t))
+            {
                 Some(start) => start,
                 None => continue,
             }
@@ -89,7 +92,8 @@ pub fn check_scene(name: &str, text: &str, context: &Context) -> Vec<String> {
         Err(error) => return vec![format!("{name}: {error}")],
     };
     let mut problems = Vec::new();
-    let mut problem = |line: usize, message: String| problems.push(format!("{name}:{line}: {message}"));
+    let mut problem =
+        |line: usize, message: String| problems.push(format!("{name}:{line}: {message}"));
 
     // Header: format 3 and nothing a Godot 4.4 reader would not understand.
     match doc.sections.first() {
@@ -99,7 +103,10 @@ pub fn check_scene(name: &str, text: &str, context: &Context) -> Vec<String> {
             }
             for key in ["uid", "load_steps"] {
                 if header.attribute(key).is_some() {
-                    problem(header.line, format!("drop `{key}` from the header (Godot 4.4 compatibility)"));
+                    problem(
+                        header.line,
+                        format!("drop `{key}` from the header (Godot 4.4 compatibility)"),
+                    );
                 }
             }
         }
@@ -131,9 +138,10 @@ pub fn check_scene(name: &str, text: &str, context: &Context) -> Vec<String> {
                 }
             }
             "sub_resource" => {
-                let (Some(kind), Some(id)) =
-                    (section.attribute_string("type"), section.attribute_string("id"))
-                else {
+                let (Some(kind), Some(id)) = (
+                    section.attribute_string("type"),
+                    section.attribute_string("id"),
+                ) else {
                     problem(section.line, "sub_resource needs type and id".into());
                     continue;
                 };
@@ -164,20 +172,32 @@ pub fn check_scene(name: &str, text: &str, context: &Context) -> Vec<String> {
                 continue;
             }
             Some(parent) if nodes.is_empty() => {
-                problem(section.line, format!("the root node has a parent ({parent})"));
+                problem(
+                    section.line,
+                    format!("the root node has a parent ({parent})"),
+                );
                 continue;
             }
             Some(parent) if !nodes.contains_key(&parent) => {
-                problem(section.line, format!("parent {parent} of {node_name} is not an earlier node"));
+                problem(
+                    section.line,
+                    format!("parent {parent} of {node_name} is not an earlier node"),
+                );
                 continue;
             }
             Some(parent) if parent == "." => node_name.clone(),
             Some(parent) => format!("{parent}/{node_name}"),
         };
-        let class = match (section.attribute_string("type"), section.attribute("instance")) {
+        let class = match (
+            section.attribute_string("type"),
+            section.attribute("instance"),
+        ) {
             (Some(class), None) => {
                 if !context.classes.knows(&class) {
-                    problem(section.line, format!("node {path} has unknown type {class}"));
+                    problem(
+                        section.line,
+                        format!("node {path} has unknown type {class}"),
+                    );
                 }
                 class
             }
@@ -189,20 +209,33 @@ pub fn check_scene(name: &str, text: &str, context: &Context) -> Vec<String> {
                 }
             },
             _ => {
-                problem(section.line, format!("node {path} needs exactly one of type or instance"));
+                problem(
+                    section.line,
+                    format!("node {path} needs exactly one of type or instance"),
+                );
                 continue;
             }
         };
         if section.attribute("unique_id").is_some() {
-            problem(section.line, "drop `unique_id` (Godot 4.4 compatibility)".into());
+            problem(
+                section.line,
+                "drop `unique_id` (Godot 4.4 compatibility)".into(),
+            );
         }
         check_references(section, &external, &internal, &mut problem);
         let script = match section.property("script") {
             None => None,
             Some(value) => match script_of(value, &external, context) {
                 Ok(info) => {
-                    if !info.extends.is_empty() && !context.classes.inherits(&class, &info.extends) {
-                        problem(section.line, format!("the script of {path} extends {}, but the node is a {class}", info.extends));
+                    if !info.extends.is_empty() && !context.classes.inherits(&class, &info.extends)
+                    {
+                        problem(
+                            section.line,
+                            format!(
+                                "the script of {path} extends {}, but the node is a {class}",
+                                info.extends
+                            ),
+                        );
                     }
                     Some(info)
                 }
@@ -212,12 +245,16 @@ pub fn check_scene(name: &str, text: &str, context: &Context) -> Vec<String> {
                 }
             },
         };
-        for (key, _) in &section.properties {
+        let class_known = context.classes.knows(&class);
+        for (key, _) in section.properties.iter().filter(|_| class_known) {
             let known = context.classes.has_property(&class, key)
                 || script.as_ref().is_some_and(|s| s.variables.contains(key))
                 || key.starts_with("metadata/");
             if !known {
-                problem(section.line, format!("{class} {path} has no property `{key}`"));
+                problem(
+                    section.line,
+                    format!("{class} {path} has no property `{key}`"),
+                );
             }
         }
         if nodes.insert(path.clone(), Node { class, script }).is_some() {
@@ -233,16 +270,28 @@ pub fn check_scene(name: &str, text: &str, context: &Context) -> Vec<String> {
             section.attribute_string("to"),
             section.attribute_string("method"),
         ) else {
-            problem(section.line, "a connection needs signal, from, to and method".into());
+            problem(
+                section.line,
+                "a connection needs signal, from, to and method".into(),
+            );
             continue;
         };
         match nodes.get(&from) {
-            None => problem(section.line, format!("connection from {from}: no such node")),
+            None => problem(
+                section.line,
+                format!("connection from {from}: no such node"),
+            ),
             Some(source) => {
                 let declared = context.classes.has_signal(&source.class, &signal)
-                    || source.script.as_ref().is_some_and(|s| s.signals.contains(&signal));
+                    || source
+                        .script
+                        .as_ref()
+                        .is_some_and(|s| s.signals.contains(&signal));
                 if !declared {
-                    problem(section.line, format!("{} {from} has no signal `{signal}`", source.class));
+                    problem(
+                        section.line,
+                        format!("{} {from} has no signal `{signal}`", source.class),
+                    );
                 }
             }
         }
@@ -250,9 +299,15 @@ pub fn check_scene(name: &str, text: &str, context: &Context) -> Vec<String> {
             None => problem(section.line, format!("connection to {to}: no such node")),
             Some(target) => {
                 let declared = context.classes.has_method(&target.class, &method)
-                    || target.script.as_ref().is_some_and(|s| s.functions.contains(&method));
+                    || target
+                        .script
+                        .as_ref()
+                        .is_some_and(|s| s.functions.contains(&method));
                 if !declared {
-                    problem(section.line, format!("{} {to} has no method `{method}`", target.class));
+                    problem(
+                        section.line,
+                        format!("{} {to} has no method `{method}`", target.class),
+                    );
                 }
             }
         }
@@ -269,6 +324,7 @@ pub fn check_scene(name: &str, text: &str, context: &Context) -> Vec<String> {
             }
         }
     }
+    problems.dedup();
     problems
 }
 
@@ -286,12 +342,18 @@ fn check_references(
         }
         for id in references(value, "ExtResource") {
             if !external.contains_key(&id) {
-                problem(section.line, format!("`{key}` uses ExtResource(\"{id}\"), which is not declared"));
+                problem(
+                    section.line,
+                    format!("`{key}` uses ExtResource(\"{id}\"), which is not declared"),
+                );
             }
         }
         for id in references(value, "SubResource") {
             if !internal.contains(&id) {
-                problem(section.line, format!("`{key}` uses SubResource(\"{id}\"), which is not declared before it"));
+                problem(
+                    section.line,
+                    format!("`{key}` uses SubResource(\"{id}\"), which is not declared before it"),
+                );
             }
         }
     }
@@ -323,7 +385,8 @@ fn instanced_root_class(
     external: &BTreeMap<String, (String, String)>,
     context: &Context,
 ) -> Result<String, String> {
-    let (_, args) = call(value).ok_or_else(|| format!("instance={value} is not ExtResource(...)"))?;
+    let (_, args) =
+        call(value).ok_or_else(|| format!("instance={value} is not ExtResource(...)"))?;
     let id = args
         .first()
         .and_then(|arg| string_literal(arg))

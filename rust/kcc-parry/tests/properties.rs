@@ -1,0 +1,264 @@
+//! Property tests: random staircases, ramps and boxes, random input timelines and tick rates.
+//! Every tick must keep the invariants that stop a character controller from breaking a game.
+//!
+//! Cases per property: `PROPTEST_CASES` (default 48 in CI; `just soak` runs far more).
+
+mod common;
+
+use std::sync::Arc;
+
+use common::*;
+use glam::{Quat, Vec3};
+use kcc::{Controller, ControllerSettings, KinematicBody, TickInput};
+use kcc_parry::{CharacterShape, ParryBody, Solid, World, geometry};
+use proptest::prelude::*;
+
+/// Overlap allowed beyond the safe margin, m: the recovery leaves up to 13 % of a margin's
+/// depth per query, and sweeps stop 0.1 mm short, so 2 mm is a wide bound.
+const OVERLAP_TOLERANCE: f32 = 0.002;
+
+/// A course piece in front of the body (it starts at the origin and walks toward -Z).
+#[derive(Debug, Clone)]
+enum Course {
+    Stairs {
+        rise: f32,
+        run: f32,
+        count: u32,
+        yaw: f32,
+    },
+    Ramp {
+        degrees: f32,
+        length: f32,
+        yaw: f32,
+    },
+    Boxes {
+        boxes: Vec<(Vec3, Vec3, f32)>,
+    },
+}
+
+impl Course {
+    fn solids(&self) -> Vec<Solid> {
+        match self {
+            Course::Stairs {
+                rise,
+                run,
+                count,
+                yaw,
+            } => {
+                let direction = Quat::from_rotation_y(*yaw) * Vec3::NEG_Z;
+                geometry::stairs(direction * 1.0, direction, *count, *rise, *run, 3.0).unwrap()
+            }
+            Course::Ramp {
+                degrees,
+                length,
+                yaw,
+            } => {
+                let direction = Quat::from_rotation_y(*yaw) * Vec3::NEG_Z;
+                vec![
+                    geometry::ramp(
+                        direction * 1.0,
+                        direction,
+                        degrees.to_radians(),
+                        *length,
+                        3.0,
+                    )
+                    .unwrap(),
+                ]
+            }
+            Course::Boxes { boxes } => boxes
+                .iter()
+                .map(|(center, size, yaw)| {
+                    geometry::cuboid(*center, *size, Quat::from_rotation_y(*yaw)).unwrap()
+                })
+                .collect(),
+        }
+    }
+
+    /// Steepest surface of the piece, degrees.
+    fn steepest_floor(&self) -> Option<f32> {
+        match self {
+            Course::Ramp { degrees, .. } => Some(*degrees),
+            _ => None,
+        }
+    }
+}
+
+fn course() -> impl Strategy<Value = Course> {
+    let yaw = 0.0f32..std::f32::consts::TAU;
+    prop_oneof![
+        (0.01f32..1.0, 0.02f32..1.0, 1u32..8, yaw.clone()).prop_map(|(rise, run, count, yaw)| {
+            Course::Stairs {
+                rise,
+                run,
+                count,
+                yaw,
+            }
+        }),
+        (5.0f32..80.0, 0.5f32..6.0, yaw.clone()).prop_map(|(degrees, length, yaw)| Course::Ramp {
+            degrees,
+            length,
+            yaw
+        }),
+        prop::collection::vec(
+            (
+                (-3.0f32..3.0, -0.5f32..1.0, -6.0f32..-0.8)
+                    .prop_map(|(x, y, z)| Vec3::new(x, y, z)),
+                (0.05f32..2.0, 0.05f32..1.5, 0.05f32..2.0).prop_map(|(x, y, z)| Vec3::new(x, y, z)),
+                yaw,
+            ),
+            1..6,
+        )
+        .prop_map(|boxes| Course::Boxes { boxes }),
+    ]
+}
+
+fn shape() -> impl Strategy<Value = CharacterShape> {
+    prop_oneof![
+        (0.2f32..0.5, 1.0f32..2.0)
+            .prop_map(|(radius, height)| CharacterShape::Capsule { radius, height }),
+        (0.2f32..0.5, 1.0f32..2.0)
+            .prop_map(|(radius, height)| CharacterShape::Cylinder { radius, height }),
+        (0.3f32..1.0, 1.0f32..2.0).prop_map(|(side, height)| CharacterShape::Box {
+            size: Vec3::new(side, height, side)
+        }),
+    ]
+}
+
+/// One segment of input: direction (yaw of the stick, rad), push (0..1), jump, length (s).
+fn timeline() -> impl Strategy<Value = Vec<(f32, f32, bool, f32)>> {
+    prop::collection::vec(
+        (
+            -0.6f32..0.6,
+            0.0f32..1.0,
+            prop::bool::weighted(0.15),
+            0.1f32..1.2,
+        ),
+        1..5,
+    )
+}
+
+fn config() -> ProptestConfig {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(48);
+    ProptestConfig {
+        cases,
+        ..ProptestConfig::default()
+    }
+}
+
+/// What a run measured.
+#[derive(Debug, Default)]
+struct Run {
+    ticks: u32,
+    highest: f32,
+}
+
+/// Runs the timeline and checks the per-tick invariants; returns what it measured.
+fn run(
+    world: Arc<World>,
+    shape: CharacterShape,
+    segments: &[(f32, f32, bool, f32)],
+    rate: f32,
+) -> Result<Run, TestCaseError> {
+    let settings = ControllerSettings::default();
+    let max_step = settings.stairs.max_step_height;
+    let controller = Controller::new(settings).unwrap();
+    let mut body: ParryBody = body(&world, shape, Vec3::ZERO);
+    let margin = body.safe_margin();
+    let dt = 1.0 / rate;
+    let mut velocity = Vec3::ZERO;
+    let mut out = Run::default();
+    for &(yaw, push, jump, seconds) in segments {
+        let wish = Quat::from_rotation_y(yaw) * Vec3::NEG_Z * push;
+        for _ in 0..(seconds * rate).ceil() as u32 {
+            let before = body.position();
+            let rising_before = velocity.y.max(0.0);
+            let report = controller.tick(
+                &mut body,
+                &TickInput {
+                    wish_direction: wish,
+                    jump,
+                    velocity,
+                },
+                dt,
+            );
+            velocity = report.velocity;
+            let after = body.position();
+            out.ticks += 1;
+            out.highest = out.highest.max(after.y);
+            prop_assert!(
+                after.is_finite() && velocity.is_finite(),
+                "non-finite at tick {}",
+                out.ticks
+            );
+            let overlap = body.penetration();
+            prop_assert!(
+                overlap <= margin + OVERLAP_TOLERANCE,
+                "overlap {overlap} m at {after} (tick {})",
+                out.ticks
+            );
+            let rise = after.y - before.y;
+            let explained = (rising_before.max(velocity.y.max(0.0))) * dt;
+            let jump_rise = if report.jumped {
+                controller.settings().gravity.jump_velocity * dt
+            } else {
+                0.0
+            };
+            prop_assert!(
+                rise <= max_step + explained + jump_rise + margin + 1e-3,
+                "rose {rise} m in one tick at {after} (tick {})",
+                out.ticks
+            );
+        }
+    }
+    Ok(out)
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Finite positions, no overlap beyond the margin, no tick rising more than a step plus
+    /// what the velocity explains, on random courses, inputs and tick rates (20 to 360 Hz).
+    #[test]
+    fn every_tick_keeps_the_invariants(course in course(), shape in shape(), segments in timeline(), rate in 20.0f32..360.0) {
+        let world = world(course.solids());
+        let measured = run(world, shape, &segments, rate)?;
+        prop_assert!(measured.ticks > 0);
+    }
+
+    /// A ramp steeper than the floor max angle is never walked up: without jumping the body
+    /// gets no higher than one step onto its foot.
+    #[test]
+    fn steep_ramps_are_not_walked(degrees in 50.0f32..85.0, yaw in 0.0f32..0.3, shape in shape(), rate in 20.0f32..360.0) {
+        let course = Course::Ramp { degrees, length: 6.0, yaw };
+        prop_assert!(course.steepest_floor().unwrap() > 45.0);
+        let world = world(course.solids());
+        let segments = [(yaw, 1.0, false, 2.5)];
+        let measured = run(world, shape, &segments, rate)?;
+        let max_step = ControllerSettings::default().stairs.max_step_height;
+        prop_assert!(measured.highest <= max_step + 0.01, "climbed to {} m on a {degrees} degree ramp", measured.highest);
+    }
+
+    /// With no input on flat floor the body comes to rest within the release time plus a tick.
+    #[test]
+    fn comes_to_rest_within_release_time(speed in 0.0f32..1.0, yaw in 0.0f32..std::f32::consts::TAU, shape in shape(), rate in 20.0f32..360.0) {
+        let world = world(vec![]);
+        let settings = ControllerSettings::default();
+        let release = settings.movement.ground.release_time;
+        let max_speed = settings.movement.ground.max_speed;
+        let controller = Controller::new(settings).unwrap();
+        let mut body = body(&world, shape, Vec3::ZERO);
+        settle(&controller, &mut body, rate);
+        let mut velocity = Quat::from_rotation_y(yaw) * Vec3::NEG_Z * (speed * max_speed);
+        let ticks = ((release + 1.0 / rate) * rate).ceil() as u32;
+        for _ in 0..ticks {
+            velocity = controller.tick(&mut body, &TickInput { wish_direction: Vec3::ZERO, jump: false, velocity }, 1.0 / rate).velocity;
+        }
+        prop_assert!(velocity.length() < 1e-4, "still moving at {} m/s", velocity.length());
+        let rest = body.position();
+        controller.tick(&mut body, &TickInput { wish_direction: Vec3::ZERO, jump: false, velocity }, 1.0 / rate);
+        prop_assert!((body.position() - rest).length() < 1e-4);
+    }
+}

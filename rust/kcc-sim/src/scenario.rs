@@ -1,0 +1,839 @@
+//! Scenario files (TOML): the model, its validation, and errors that name the file, the table
+//! and the key. `scenarios/README.md` documents the format.
+//!
+//! Loading runs in three passes, each with precise errors: TOML syntax (line and column), then
+//! a walk over every number (NaN and infinity are refused), then the typed model with
+//! `deny_unknown_fields` (unknown keys, wrong types, missing keys), then the meaning (ranges,
+//! one kind per solid, settings the controller accepts, geometry that can be built).
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use glam::{Vec2, Vec3};
+use kcc::movement::INPUT_DEAD_ZONE;
+use kcc::{ConfigError, ControllerSettings};
+use kcc_parry::{BodySettings, CharacterShape, World};
+use serde::Deserialize;
+use thiserror::Error;
+
+use crate::course;
+
+/// Highest tick rate a scenario may ask for, Hz.
+pub const MAX_TICK_RATE: f64 = 10_000.0;
+
+/// Longest simulated time of a scenario, s.
+pub const MAX_DURATION: f64 = 3_600.0;
+
+/// A scenario that cannot be used. Every variant names the file; the `Invalid` variant also
+/// names the table (`top level`, `character`, `start`, `solid #2`, `input #1`, `expect`) and the
+/// key inside it.
+#[derive(Debug, Clone, PartialEq, Error)]
+pub enum ScenarioError {
+    /// The file could not be read.
+    #[error("{file}: cannot read the file: {message}")]
+    Read {
+        /// The scenario file.
+        file: String,
+        /// What the operating system said.
+        message: String,
+    },
+    /// The file is not valid TOML.
+    #[error("{file}: TOML syntax error at line {line}, column {column}: {message}")]
+    Syntax {
+        /// The scenario file.
+        file: String,
+        /// Line of the error, counted from 1.
+        line: usize,
+        /// Column of the error, counted from 1.
+        column: usize,
+        /// What the parser said.
+        message: String,
+    },
+    /// A key is unknown, missing, of the wrong type, not finite or out of range.
+    #[error("{file}: table [{table}], key `{key}`: {message}")]
+    Invalid {
+        /// The scenario file.
+        file: String,
+        /// The table: `top level`, `character`, `start`, `solid #N`, `input #N` or `expect`
+        /// (N counts the `[[solid]]` or `[[input]]` tables from 1).
+        table: String,
+        /// The key inside the table; a dotted path inside inline tables (`box.size`).
+        key: String,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// A validated scenario, ready to run: settings the controller accepts, the world built from the
+/// solids, the input timeline and the expectations.
+pub struct Scenario {
+    /// Name from the file.
+    pub name: String,
+    /// The file it was read from.
+    pub file: PathBuf,
+    /// Tick rate asked for by the file, Hz (60 when absent).
+    pub tick_rate: f64,
+    /// Simulated time, s.
+    pub duration: f64,
+    /// The character: shape, controller and body settings, camera smoothing.
+    pub character: Character,
+    /// Where and how the character starts.
+    pub start: Start,
+    /// The static solids.
+    pub world: Arc<World>,
+    /// Input segments, in order.
+    pub input: Vec<InputSegment>,
+    /// Checks to run on the result.
+    pub expect: Expectations,
+}
+
+/// The character of a scenario.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Character {
+    /// Controller settings (movement curves, stairs, gravity).
+    pub controller: ControllerSettings,
+    /// Body settings (shape, margin, floor angle, slide options).
+    pub body: BodySettings,
+    /// Decay rate of the step-smoothing camera, 1/s.
+    pub camera_decay: f32,
+}
+
+/// Start state of the character.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Start {
+    /// Bottom of the shape, m.
+    pub position: Vec3,
+    /// Initial velocity, m/s.
+    pub velocity: Vec3,
+}
+
+/// One input segment: held for `duration` seconds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct InputSegment {
+    /// How long it is held, s.
+    pub duration: f64,
+    /// World-space wish direction (horizontal, length 0..1: how far the stick is pushed).
+    pub wish: Vec3,
+    /// Jump held.
+    pub jump: bool,
+}
+
+/// The `[expect]` table: each present key is one named check.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Expectations {
+    /// The body comes within `radius` of `position` at some tick (before `before` s if given).
+    pub reach: Option<Reach>,
+    /// The body ends within `radius` of `position`.
+    pub end_near: Option<Near>,
+    /// The bottom of the shape stays below this height, m.
+    pub never_above: Option<f32>,
+    /// At most this many ticks off the floor, counted after the first tick on it.
+    pub max_airborne_ticks: Option<u32>,
+    /// At least this share (0..1) of the ticks on the floor, counted from the first tick on it.
+    pub min_grounded_ratio: Option<f32>,
+    /// Horizontal speed at least this share of the target speed while input is held, after
+    /// the attack time.
+    pub speed_ratio_min: Option<f32>,
+    /// Horizontal speed at most this share of the target speed while input is held, after the
+    /// attack time.
+    pub speed_ratio_max: Option<f32>,
+    /// Largest vertical move of one tick, m.
+    pub max_step_per_tick: Option<f32>,
+    /// Deepest overlap of the shape with any solid after a tick, m.
+    pub max_penetration: Option<f32>,
+    /// At most this many steps (up and down) reported.
+    pub max_steps: Option<u32>,
+}
+
+/// A place to reach at some tick.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Reach {
+    /// Target for the bottom of the shape, m.
+    pub position: [f32; 3],
+    /// Largest distance from the target that counts, m.
+    pub radius: f32,
+    /// Latest simulated time that counts, s (the whole run when absent).
+    pub before: Option<f64>,
+}
+
+/// A place to end near.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Near {
+    /// Target for the bottom of the shape, m.
+    pub position: [f32; 3],
+    /// Largest distance from the target that counts, m.
+    pub radius: f32,
+}
+
+/// One `[[solid]]` table after the check that it has exactly one kind.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SolidSpec {
+    /// `box = { center, size, rotation_deg }`.
+    Box(BoxSpec),
+    /// `stairs = { origin, direction, count, rise, run, width }`.
+    Stairs(StairsSpec),
+    /// `spiral = { center, inner_radius, outer_radius, count, rise, step_angle_deg }`.
+    Spiral(SpiralSpec),
+    /// `ramp = { origin, direction, angle_deg, length, width }`.
+    Ramp(RampSpec),
+    /// `convex = { points }`.
+    Convex(ConvexSpec),
+    /// `mesh = { obj, offset }`.
+    Mesh(MeshSpec),
+}
+
+/// A box.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoxSpec {
+    /// Centre, m.
+    pub center: [f32; 3],
+    /// Full size, m.
+    pub size: [f32; 3],
+    /// Rotation as Godot's `rotation_degrees` (Euler angles applied in Y, X, Z order), degrees.
+    pub rotation_deg: Option<[f32; 3]>,
+}
+
+/// Straight stairs.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StairsSpec {
+    /// Middle of the bottom edge of the first riser, m.
+    pub origin: [f32; 3],
+    /// Horizontal direction the stairs go up along.
+    pub direction: [f32; 3],
+    /// Number of steps.
+    pub count: u32,
+    /// Height of each step, m.
+    pub rise: f32,
+    /// Depth of each step, m.
+    pub run: f32,
+    /// Width, m.
+    pub width: f32,
+}
+
+/// A spiral staircase.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpiralSpec {
+    /// Centre of the bottom, m.
+    pub center: [f32; 3],
+    /// Radius of the hole in the middle, m.
+    pub inner_radius: f32,
+    /// Outer radius of the steps, m.
+    pub outer_radius: f32,
+    /// Number of steps.
+    pub count: u32,
+    /// Height of each step, m.
+    pub rise: f32,
+    /// Angle of each step, degrees; the first starts at +X, going counter-clockwise from above.
+    pub step_angle_deg: f32,
+}
+
+/// A ramp (solid wedge).
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RampSpec {
+    /// Middle of its bottom edge, m.
+    pub origin: [f32; 3],
+    /// Horizontal direction it goes up along.
+    pub direction: [f32; 3],
+    /// Slope, degrees.
+    pub angle_deg: f32,
+    /// Length along the slope, m.
+    pub length: f32,
+    /// Width, m.
+    pub width: f32,
+}
+
+/// A convex hull.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ConvexSpec {
+    /// Points, m.
+    pub points: Vec<[f32; 3]>,
+}
+
+/// A triangle mesh from a Wavefront OBJ file.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MeshSpec {
+    /// Path of the OBJ file, relative to the scenario file.
+    pub obj: String,
+    /// Added to every vertex, m.
+    pub offset: Option<[f32; 3]>,
+}
+
+/// Character shapes a scenario can ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum ShapeKind {
+    Capsule,
+    Cylinder,
+    Box,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScenario {
+    name: String,
+    tick_rate: Option<f64>,
+    duration: f64,
+    #[serde(default)]
+    character: RawCharacter,
+    start: RawStart,
+    #[serde(default)]
+    solid: Vec<RawSolid>,
+    #[serde(default)]
+    input: Vec<RawInput>,
+    #[serde(default)]
+    expect: Expectations,
+}
+
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawCharacter {
+    shape: Option<ShapeKind>,
+    radius: Option<f32>,
+    height: Option<f32>,
+    size: Option<[f32; 3]>,
+    max_speed: Option<f32>,
+    attack_time: Option<f32>,
+    release_time: Option<f32>,
+    air_max_speed: Option<f32>,
+    air_attack_time: Option<f32>,
+    air_release_time: Option<f32>,
+    step_up_enabled: Option<bool>,
+    step_down_enabled: Option<bool>,
+    max_step_height: Option<f32>,
+    min_step_depth: Option<f32>,
+    min_step_forward: Option<f32>,
+    step_forward_test: Option<f32>,
+    sweep_iterations: Option<u32>,
+    gravity: Option<f32>,
+    terminal_speed: Option<f32>,
+    jump_velocity: Option<f32>,
+    safe_margin: Option<f32>,
+    floor_max_angle_deg: Option<f32>,
+    max_slides: Option<u32>,
+    floor_snap_length: Option<f32>,
+    wall_min_slide_angle_deg: Option<f32>,
+    floor_stop_on_slope: Option<bool>,
+    floor_block_on_wall: Option<bool>,
+    floor_constant_speed: Option<bool>,
+    slide_on_ceiling: Option<bool>,
+    camera_decay: Option<f32>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawStart {
+    position: [f32; 3],
+    velocity: Option<[f32; 3]>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSolid {
+    #[serde(rename = "box")]
+    cuboid: Option<BoxSpec>,
+    stairs: Option<StairsSpec>,
+    spiral: Option<SpiralSpec>,
+    ramp: Option<RampSpec>,
+    convex: Option<ConvexSpec>,
+    mesh: Option<MeshSpec>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawInput {
+    duration: f64,
+    #[serde(rename = "move")]
+    stick: Option<[f32; 2]>,
+    yaw_deg: Option<f32>,
+    jump: Option<bool>,
+}
+
+/// The kinds a `[[solid]]` table may hold, as the keys are spelled.
+pub const SOLID_KINDS: [&str; 6] = ["box", "stairs", "spiral", "ramp", "convex", "mesh"];
+
+impl Scenario {
+    /// Reads, parses, validates and builds the scenario in `path`.
+    pub fn load(path: &Path) -> Result<Self, ScenarioError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::Read {
+            file: file.clone(),
+            message: e.to_string(),
+        })?;
+        Self::parse(path, &text)
+    }
+
+    /// Parses and validates scenario `text` as if read from `path` (mesh paths are relative to
+    /// its folder).
+    pub fn parse(path: &Path, text: &str) -> Result<Self, ScenarioError> {
+        let file = path.display().to_string();
+        let invalid = |table: &str, key: &str, message: String| ScenarioError::Invalid {
+            file: file.clone(),
+            table: table.to_string(),
+            key: key.to_string(),
+            message,
+        };
+
+        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+            let (line, column) = line_and_column(text, e.span().map_or(0, |s| s.start));
+            ScenarioError::Syntax {
+                file: file.clone(),
+                line,
+                column,
+                message: e.message().trim().to_string(),
+            }
+        })?;
+        let mut path_so_far = Vec::new();
+        if let Some((segments, value)) = first_non_finite(&table, &mut path_so_far) {
+            let (table, key) = table_and_key(&segments);
+            return Err(invalid(
+                &table,
+                &key,
+                format!("{value} is not a finite number"),
+            ));
+        }
+        let raw: RawScenario =
+            serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
+                let segments = path_segments(e.path());
+                let message = e.inner().message().trim().to_string();
+                let (table, key) = match missing_field(&message) {
+                    Some(field) => {
+                        let (table, inner) = table_and_key(&segments);
+                        let key = if inner.is_empty() {
+                            field.to_string()
+                        } else if table == "top level" {
+                            // A missing key of a top-level table: the table is the path.
+                            return invalid(&inner, field, message.clone());
+                        } else {
+                            format!("{inner}.{field}")
+                        };
+                        (table, key)
+                    }
+                    None => table_and_key(&segments),
+                };
+                invalid(&table, &key, message)
+            })?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        build(raw, path, base, &invalid)
+    }
+
+    /// Number of ticks the scenario runs at `rate` Hz.
+    pub fn ticks(&self, rate: f64) -> u64 {
+        (self.duration * rate).round().max(1.0) as u64
+    }
+
+    /// The input segment active at `time` (s), or `None` after the last one.
+    pub fn input_at(&self, time: f64) -> Option<&InputSegment> {
+        let mut end = 0.0;
+        self.input.iter().find(|segment| {
+            end += segment.duration;
+            time < end
+        })
+    }
+}
+
+/// Turns the raw model into a validated scenario.
+fn build(
+    raw: RawScenario,
+    path: &Path,
+    base: &Path,
+    invalid: &dyn Fn(&str, &str, String) -> ScenarioError,
+) -> Result<Scenario, ScenarioError> {
+    const TOP: &str = "top level";
+    if raw.name.trim().is_empty() {
+        return Err(invalid(TOP, "name", "must not be empty".into()));
+    }
+    let tick_rate = raw.tick_rate.unwrap_or(60.0);
+    if !(tick_rate > 0.0 && tick_rate <= MAX_TICK_RATE) {
+        return Err(invalid(
+            TOP,
+            "tick_rate",
+            format!("must be greater than 0 Hz and at most {MAX_TICK_RATE} Hz, got {tick_rate}"),
+        ));
+    }
+    if !(raw.duration > 0.0 && raw.duration <= MAX_DURATION) {
+        return Err(invalid(
+            TOP,
+            "duration",
+            format!(
+                "must be greater than 0 s and at most {MAX_DURATION} s, got {}",
+                raw.duration
+            ),
+        ));
+    }
+    let character = character(&raw.character)
+        .map_err(|(key, message)| invalid("character", &key, message))?;
+
+    let mut world = World::new();
+    for (index, solid) in raw.solid.into_iter().enumerate() {
+        let table = format!("solid #{}", index + 1);
+        let spec = solid_kind(solid).map_err(|message| {
+            invalid(&table, &SOLID_KINDS.join(" | "), message)
+        })?;
+        let solids =
+            course::build(&spec, base).map_err(|e| invalid(&table, &e.key, e.message))?;
+        world.extend(solids);
+    }
+
+    let mut input = Vec::new();
+    for (index, segment) in raw.input.iter().enumerate() {
+        let table = format!("input #{}", index + 1);
+        if !(segment.duration > 0.0) {
+            return Err(invalid(
+                &table,
+                "duration",
+                format!("must be greater than 0 s, got {}", segment.duration),
+            ));
+        }
+        let stick = Vec2::from(segment.stick.unwrap_or([0.0, 0.0]));
+        if stick.length() > 1.0 + 1e-4 {
+            return Err(invalid(
+                &table,
+                "move",
+                format!("must have a length of at most 1, got {}", stick.length()),
+            ));
+        }
+        let yaw = segment.yaw_deg.unwrap_or(0.0).to_radians();
+        // Godot: basis (rotation.y = yaw) times (x, 0, y) of Input.get_vector.
+        let wish = glam::Quat::from_rotation_y(yaw) * Vec3::new(stick.x, 0.0, stick.y);
+        let wish = if wish.length() <= INPUT_DEAD_ZONE {
+            Vec3::ZERO
+        } else {
+            wish
+        };
+        input.push(InputSegment {
+            duration: segment.duration,
+            wish,
+            jump: segment.jump.unwrap_or(false),
+        });
+    }
+
+    validate_expectations(&raw.expect).map_err(|(key, message)| invalid("expect", key, message))?;
+
+    Ok(Scenario {
+        name: raw.name,
+        file: path.to_path_buf(),
+        tick_rate,
+        duration: raw.duration,
+        character,
+        start: Start {
+            position: Vec3::from(raw.start.position),
+            velocity: Vec3::from(raw.start.velocity.unwrap_or([0.0; 3])),
+        },
+        world: Arc::new(world),
+        input,
+        expect: raw.expect,
+    })
+}
+
+/// The one kind a `[[solid]]` table holds, or a message saying how many it had.
+fn solid_kind(solid: RawSolid) -> Result<SolidSpec, String> {
+    let mut kinds = Vec::new();
+    if let Some(s) = solid.cuboid {
+        kinds.push(("box", SolidSpec::Box(s)));
+    }
+    if let Some(s) = solid.stairs {
+        kinds.push(("stairs", SolidSpec::Stairs(s)));
+    }
+    if let Some(s) = solid.spiral {
+        kinds.push(("spiral", SolidSpec::Spiral(s)));
+    }
+    if let Some(s) = solid.ramp {
+        kinds.push(("ramp", SolidSpec::Ramp(s)));
+    }
+    if let Some(s) = solid.convex {
+        kinds.push(("convex", SolidSpec::Convex(s)));
+    }
+    if let Some(s) = solid.mesh {
+        kinds.push(("mesh", SolidSpec::Mesh(s)));
+    }
+    match kinds.len() {
+        1 => Ok(kinds.remove(0).1),
+        0 => Err(format!(
+            "a solid needs exactly one kind, one of {}; found none",
+            SOLID_KINDS.join(", ")
+        )),
+        _ => {
+            let names: Vec<_> = kinds.iter().map(|(name, _)| *name).collect();
+            Err(format!(
+                "a solid needs exactly one kind; found {}",
+                names.join(" and ")
+            ))
+        }
+    }
+}
+
+/// The character's settings: the defaults of `kcc` and `kcc-parry` with the file's keys on top,
+/// validated by the core. Errors are `(key, message)`.
+fn character(raw: &RawCharacter) -> Result<Character, (String, String)> {
+    let shape = match raw.shape.unwrap_or(ShapeKind::Capsule) {
+        ShapeKind::Box => {
+            if let Some(key) = [("radius", raw.radius), ("height", raw.height)]
+                .iter()
+                .find_map(|(key, value)| value.map(|_| *key))
+            {
+                return Err((
+                    key.into(),
+                    "a box is sized by `size`, not radius and height".into(),
+                ));
+            }
+            CharacterShape::Box {
+                size: Vec3::from(raw.size.unwrap_or([0.8, 1.8, 0.8])),
+            }
+        }
+        kind => {
+            if raw.size.is_some() {
+                return Err((
+                    "size".into(),
+                    "`size` is for a box; a capsule or cylinder takes radius and height".into(),
+                ));
+            }
+            let radius = raw.radius.unwrap_or(0.4);
+            let height = raw.height.unwrap_or(1.8);
+            if kind == ShapeKind::Capsule {
+                CharacterShape::Capsule { radius, height }
+            } else {
+                CharacterShape::Cylinder { radius, height }
+            }
+        }
+    };
+
+    let mut controller = ControllerSettings::default();
+    let movement = &mut controller.movement;
+    set(&mut movement.ground.max_speed, raw.max_speed);
+    set(&mut movement.ground.attack_time, raw.attack_time);
+    set(&mut movement.ground.release_time, raw.release_time);
+    set(&mut movement.air.max_speed, raw.air_max_speed);
+    set(&mut movement.air.attack_time, raw.air_attack_time);
+    set(&mut movement.air.release_time, raw.air_release_time);
+    let stairs = &mut controller.stairs;
+    set(&mut stairs.step_up_enabled, raw.step_up_enabled);
+    set(&mut stairs.step_down_enabled, raw.step_down_enabled);
+    set(&mut stairs.max_step_height, raw.max_step_height);
+    set(&mut stairs.min_step_depth, raw.min_step_depth);
+    set(&mut stairs.min_step_forward, raw.min_step_forward);
+    set(&mut stairs.step_forward_test, raw.step_forward_test);
+    set(&mut stairs.sweep_iterations, raw.sweep_iterations);
+    let gravity = &mut controller.gravity;
+    set(&mut gravity.gravity, raw.gravity);
+    set(&mut gravity.terminal_speed, raw.terminal_speed);
+    set(&mut gravity.jump_velocity, raw.jump_velocity);
+
+    let mut body = BodySettings {
+        shape,
+        ..BodySettings::default()
+    };
+    set(&mut body.safe_margin, raw.safe_margin);
+    set(
+        &mut body.floor_max_angle,
+        raw.floor_max_angle_deg.map(f32::to_radians),
+    );
+    set(&mut body.max_slides, raw.max_slides);
+    set(&mut body.floor_snap_length, raw.floor_snap_length);
+    set(
+        &mut body.wall_min_slide_angle,
+        raw.wall_min_slide_angle_deg.map(f32::to_radians),
+    );
+    set(&mut body.floor_stop_on_slope, raw.floor_stop_on_slope);
+    set(&mut body.floor_block_on_wall, raw.floor_block_on_wall);
+    set(&mut body.floor_constant_speed, raw.floor_constant_speed);
+    set(&mut body.slide_on_ceiling, raw.slide_on_ceiling);
+
+    controller
+        .validate()
+        .and_then(|()| body.validate())
+        .map_err(|e| (character_key(&e), e.to_string()))?;
+
+    let camera_decay = raw.camera_decay.unwrap_or(20.0);
+    if camera_decay <= 0.0 {
+        return Err((
+            "camera_decay".into(),
+            format!("must be greater than 0 per second, got {camera_decay}"),
+        ));
+    }
+    Ok(Character {
+        controller,
+        body,
+        camera_decay,
+    })
+}
+
+/// Overwrites `target` with `value` when the file gave one.
+fn set<T>(target: &mut T, value: Option<T>) {
+    if let Some(value) = value {
+        *target = value;
+    }
+}
+
+/// The `[character]` key a core configuration error is about.
+fn character_key(error: &ConfigError) -> String {
+    let setting = match error {
+        ConfigError::NotFinite { setting, .. }
+        | ConfigError::NonPositiveSpeed { setting, .. }
+        | ConfigError::NonPositiveTime { setting, .. }
+        | ConfigError::NegativeLength { setting, .. }
+        | ConfigError::ShapeSize { setting, .. } => *setting,
+        ConfigError::NegativeStepHeight { .. } => "max_step_height",
+        ConfigError::NoSweepIterations => "sweep_iterations",
+        ConfigError::NegativeGravity { .. } => "gravity",
+        ConfigError::NonPositiveTerminalSpeed { .. } => "terminal_speed",
+        ConfigError::NegativeJumpVelocity { .. } => "jump_velocity",
+        ConfigError::FloorMaxAngle { .. } => "floor_max_angle",
+        ConfigError::SafeMargin { .. } => "safe_margin",
+        ConfigError::UpDirection { .. } => "up_direction",
+        ConfigError::NoSlides => "max_slides",
+    };
+    // The core names settings by path ("movement.air.attack_time", "shape.size.x"); the file
+    // uses flat names, with `air_` for the air curve and `_deg` for angles.
+    let setting = setting.split(' ').next().unwrap_or(setting);
+    if setting.starts_with("shape.size") {
+        return "size".into();
+    }
+    let name = setting.rsplit('.').next().unwrap_or(setting);
+    match name {
+        "floor_max_angle" | "wall_min_slide_angle" => format!("{name}_deg"),
+        _ if setting.starts_with("movement.air.") => format!("air_{name}"),
+        _ => name.into(),
+    }
+}
+
+/// Ranges of the `[expect]` values. Errors are `(key, message)`.
+fn validate_expectations(expect: &Expectations) -> Result<(), (&'static str, String)> {
+    for (key, radius) in [
+        ("reach.radius", expect.reach.map(|r| r.radius)),
+        ("end_near.radius", expect.end_near.map(|r| r.radius)),
+    ] {
+        if let Some(radius) = radius.filter(|r| *r <= 0.0) {
+            return Err((key, format!("must be greater than 0 m, got {radius}")));
+        }
+    }
+    if let Some(before) = expect.reach.and_then(|r| r.before).filter(|t| *t <= 0.0) {
+        return Err((
+            "reach.before",
+            format!("must be greater than 0 s, got {before}"),
+        ));
+    }
+    if let Some(ratio) = expect
+        .min_grounded_ratio
+        .filter(|r| !(0.0..=1.0).contains(r))
+    {
+        return Err((
+            "min_grounded_ratio",
+            format!("must be between 0 and 1, got {ratio}"),
+        ));
+    }
+    for (key, value) in [
+        ("speed_ratio_min", expect.speed_ratio_min),
+        ("speed_ratio_max", expect.speed_ratio_max),
+        ("max_step_per_tick", expect.max_step_per_tick),
+        ("max_penetration", expect.max_penetration),
+    ] {
+        if let Some(value) = value.filter(|v| *v < 0.0) {
+            return Err((key, format!("must be 0 or more, got {value}")));
+        }
+    }
+    Ok(())
+}
+
+/// One step of a path into the TOML document.
+#[derive(Debug, Clone, PartialEq)]
+enum Segment {
+    Key(String),
+    Index(usize),
+}
+
+/// Depth-first search for a NaN or infinite float; returns its path and value.
+fn first_non_finite(
+    table: &toml::Table,
+    path: &mut Vec<Segment>,
+) -> Option<(Vec<Segment>, f64)> {
+    for (key, value) in table {
+        path.push(Segment::Key(key.clone()));
+        if let Some(found) = non_finite_in(value, path) {
+            return Some(found);
+        }
+        path.pop();
+    }
+    None
+}
+
+fn non_finite_in(value: &toml::Value, path: &mut Vec<Segment>) -> Option<(Vec<Segment>, f64)> {
+    match value {
+        toml::Value::Float(f) if !f.is_finite() => Some((path.clone(), *f)),
+        toml::Value::Table(table) => first_non_finite(table, path),
+        toml::Value::Array(items) => {
+            for (index, item) in items.iter().enumerate() {
+                path.push(Segment::Index(index));
+                if let Some(found) = non_finite_in(item, path) {
+                    return Some(found);
+                }
+                path.pop();
+            }
+            None
+        }
+        _ => None,
+    }
+}
+
+/// The path of a deserialization error as segments.
+fn path_segments(path: &serde_path_to_error::Path) -> Vec<Segment> {
+    path.iter()
+        .filter_map(|segment| match segment {
+            serde_path_to_error::Segment::Map { key } => Some(Segment::Key(key.clone())),
+            serde_path_to_error::Segment::Seq { index } => Some(Segment::Index(*index)),
+            serde_path_to_error::Segment::Enum { variant } => Some(Segment::Key(variant.clone())),
+            serde_path_to_error::Segment::Unknown => None,
+        })
+        .collect()
+}
+
+/// Splits a path into the table (`top level`, `character`, `solid #2`, ...) and the key inside
+/// it (dotted, with `[i]` for array elements counted from 0).
+fn table_and_key(segments: &[Segment]) -> (String, String) {
+    let (table, rest) = match segments {
+        [Segment::Key(name), Segment::Index(i), rest @ ..] if name == "solid" || name == "input" => {
+            (format!("{name} #{}", i + 1), rest)
+        }
+        [Segment::Key(name), rest @ ..]
+            if ["character", "start", "expect"].contains(&name.as_str()) && !rest.is_empty() =>
+        {
+            (name.clone(), rest)
+        }
+        _ => ("top level".to_string(), segments),
+    };
+    let mut key = String::new();
+    for segment in rest {
+        match segment {
+            Segment::Key(k) => {
+                if !key.is_empty() {
+                    key.push('.');
+                }
+                key.push_str(k);
+            }
+            Segment::Index(i) => key.push_str(&format!("[{i}]")),
+        }
+    }
+    (table, key)
+}
+
+/// The field named by serde's "missing field `x`" message.
+fn missing_field(message: &str) -> Option<&str> {
+    let rest = message.strip_prefix("missing field `")?;
+    rest.split('`').next()
+}
+
+/// Line and column (from 1) of byte `offset` in `text`.
+fn line_and_column(text: &str, offset: usize) -> (usize, usize) {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, column)
+}
