@@ -3,21 +3,10 @@
 //!
 //! [`Properties`] holds the node's tuning properties exactly as the inspector shows them (same
 //! names, same units). [`Properties::to_settings`] is the translation table to the core's
-//! settings. [`sanitize`] repairs settings the core refuses: each problem the core names is
-//! clamped to a safe value, and the core's error is kept so the node can warn once. A bad
-//! setting never stops the game and never panics.
+//! settings. [`sanitize`] hands bad values to the core, which repairs each one and names it so
+//! the node can warn once. A bad setting never stops the game and never panics.
 
 use kcc::{ConfigError, ControllerSettings};
-
-/// Smallest top speed a repaired setting gets, m/s.
-pub const MIN_SPEED: f32 = 0.01;
-
-/// Smallest attack or release time a repaired setting gets, s.
-pub const MIN_TIME: f32 = 0.001;
-
-/// Upper bound on repairs in one [`sanitize`] call: more than the number of settings, so every
-/// setting can be repaired once.
-const MAX_REPAIRS: usize = 32;
 
 /// The node's tuning properties, one field per inspector property (m, s, m/s, m/s², count).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -120,128 +109,16 @@ impl Properties {
 }
 
 /// Settings the core accepts, and the core's complaints about the ones it was given (empty
-/// when they were fine). Each complaint is repaired by clamping the named setting to a safe
-/// value: a non-finite value to the core's default, a negative length, gravity or jump speed to
-/// 0, a speed or time that must be positive to [`MIN_SPEED`] or [`MIN_TIME`], zero sweep
-/// iterations to 1. Should the core ever name a problem this table does not know, everything is
-/// reset to the core's defaults.
+/// when they were fine): the core repairs each bad value (see
+/// `kcc::ControllerSettings::sanitized`) and the node warns once with the complaints.
 pub fn sanitize(settings: ControllerSettings) -> (ControllerSettings, Vec<ConfigError>) {
-    let mut settings = settings;
-    let mut problems = Vec::new();
-    for _ in 0..MAX_REPAIRS {
-        match settings.validate() {
-            Ok(()) => break,
-            Err(problem) => {
-                repair(&mut settings, &problem);
-                problems.push(problem);
-            }
-        }
-    }
-    (settings, problems)
-}
-
-/// Clamps the setting `problem` names.
-fn repair(settings: &mut ControllerSettings, problem: &ConfigError) {
-    let defaults = ControllerSettings::default();
-    let fixed = match *problem {
-        ConfigError::NotFinite { setting, .. } => {
-            let value = number(&defaults, setting);
-            set_number(settings, setting, value)
-        }
-        ConfigError::NonPositiveSpeed { setting, .. } => {
-            set_number(settings, setting, Some(MIN_SPEED))
-        }
-        ConfigError::NonPositiveTime { setting, .. } => {
-            set_number(settings, setting, Some(MIN_TIME))
-        }
-        ConfigError::NegativeLength { setting, .. } => set_number(settings, setting, Some(0.0)),
-        ConfigError::NegativeStepHeight { .. } => {
-            settings.stairs.max_step_height = 0.0;
-            true
-        }
-        ConfigError::NoSweepIterations => {
-            settings.stairs.sweep_iterations = 1;
-            true
-        }
-        ConfigError::NegativeGravity { .. } => {
-            settings.gravity.gravity = 0.0;
-            true
-        }
-        ConfigError::NonPositiveTerminalSpeed { .. } => {
-            settings.gravity.terminal_speed = MIN_SPEED;
-            true
-        }
-        ConfigError::NegativeJumpVelocity { .. } => {
-            settings.gravity.jump_velocity = 0.0;
-            true
-        }
-        _ => false,
-    };
-    if !fixed {
-        *settings = defaults;
-    }
-}
-
-/// The numeric setting at `path` (the names the core uses in its errors).
-fn number(settings: &ControllerSettings, path: &str) -> Option<f32> {
-    let mut copy = *settings;
-    number_mut(&mut copy, path).map(|value| *value)
-}
-
-/// Sets the numeric setting at `path`; false when the path or the value is unknown.
-fn set_number(settings: &mut ControllerSettings, path: &str, value: Option<f32>) -> bool {
-    match (number_mut(settings, path), value) {
-        (Some(slot), Some(value)) => {
-            *slot = value;
-            true
-        }
-        _ => false,
-    }
-}
-
-/// The numeric setting at `path`, by the names the core uses in its errors.
-fn number_mut<'a>(settings: &'a mut ControllerSettings, path: &str) -> Option<&'a mut f32> {
-    let movement = &mut settings.movement;
-    let stairs = &mut settings.stairs;
-    let gravity = &mut settings.gravity;
-    Some(match path {
-        "movement.ground.max_speed" => &mut movement.ground.max_speed,
-        "movement.ground.attack_time" => &mut movement.ground.attack_time,
-        "movement.ground.release_time" => &mut movement.ground.release_time,
-        "movement.air.max_speed" => &mut movement.air.max_speed,
-        "movement.air.attack_time" => &mut movement.air.attack_time,
-        "movement.air.release_time" => &mut movement.air.release_time,
-        "stairs.max_step_height" => &mut stairs.max_step_height,
-        "stairs.min_step_depth" => &mut stairs.min_step_depth,
-        "stairs.min_step_forward" => &mut stairs.min_step_forward,
-        "stairs.step_forward_test" => &mut stairs.step_forward_test,
-        "gravity.gravity" => &mut gravity.gravity,
-        "gravity.terminal_speed" => &mut gravity.terminal_speed,
-        "gravity.jump_velocity" => &mut gravity.jump_velocity,
-        _ => return None,
-    })
+    settings.sanitized()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Every numeric setting path, with a setter on `Properties` for the same value.
-    const PATHS: [&str; 13] = [
-        "movement.ground.max_speed",
-        "movement.ground.attack_time",
-        "movement.ground.release_time",
-        "movement.air.max_speed",
-        "movement.air.attack_time",
-        "movement.air.release_time",
-        "stairs.max_step_height",
-        "stairs.min_step_depth",
-        "stairs.min_step_forward",
-        "stairs.step_forward_test",
-        "gravity.gravity",
-        "gravity.terminal_speed",
-        "gravity.jump_velocity",
-    ];
+    use kcc::settings::{MIN_SPEED, MIN_TIME};
 
     #[test]
     fn defaults_are_the_cores() {
@@ -296,32 +173,7 @@ mod tests {
     }
 
     #[test]
-    fn every_error_path_is_known() {
-        // The core names settings by path in its errors; a renamed path must fail here.
-        let mut settings = ControllerSettings::default();
-        for path in PATHS {
-            assert!(number_mut(&mut settings, path).is_some(), "{path}");
-        }
-        assert!(number_mut(&mut settings, "stairs.nope").is_none());
-    }
-
-    #[test]
-    fn non_finite_values_go_back_to_defaults() {
-        let defaults = ControllerSettings::default();
-        for path in PATHS {
-            for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
-                let mut settings = defaults;
-                *number_mut(&mut settings, path).unwrap() = bad;
-                let (fixed, problems) = sanitize(settings);
-                assert_eq!(fixed, defaults, "{path} = {bad}");
-                assert_eq!(problems.len(), 1, "{path} = {bad}");
-                assert!(problems[0].to_string().contains(path), "{}", problems[0]);
-            }
-        }
-    }
-
-    #[test]
-    fn out_of_range_values_are_clamped() {
+    fn out_of_range_properties_are_clamped_with_one_complaint_each() {
         let p = Properties {
             max_step_height: -1.0,
             min_step_depth: -0.1,
@@ -333,7 +185,7 @@ mod tests {
             release_time: 0.0,
             air_max_speed: -2.0,
             air_attack_time: 0.0,
-            air_release_time: -0.5,
+            air_release_time: f32::NAN,
             gravity: -9.8,
             terminal_speed: 0.0,
             jump_velocity: -4.0,
@@ -343,39 +195,14 @@ mod tests {
         assert_eq!(s.validate(), Ok(()));
         assert_eq!(problems.len(), 14, "{problems:?}");
         assert_eq!(s.stairs.max_step_height, 0.0);
-        assert_eq!(s.stairs.min_step_depth, 0.0);
-        assert_eq!(s.stairs.min_step_forward, 0.0);
-        assert_eq!(s.stairs.step_forward_test, 0.0);
         assert_eq!(s.stairs.sweep_iterations, 1);
         assert_eq!(s.movement.ground.max_speed, MIN_SPEED);
         assert_eq!(s.movement.ground.attack_time, MIN_TIME);
-        assert_eq!(s.movement.ground.release_time, MIN_TIME);
-        assert_eq!(s.movement.air.max_speed, MIN_SPEED);
-        assert_eq!(s.movement.air.attack_time, MIN_TIME);
-        assert_eq!(s.movement.air.release_time, MIN_TIME);
-        assert_eq!(s.gravity.gravity, 0.0);
+        let defaults = ControllerSettings::default();
+        assert_eq!(
+            s.movement.air.release_time,
+            defaults.movement.air.release_time
+        );
         assert_eq!(s.gravity.terminal_speed, MIN_SPEED);
-        assert_eq!(s.gravity.jump_velocity, 0.0);
-    }
-
-    #[test]
-    fn good_values_are_untouched() {
-        let p = Properties {
-            max_speed: 9.0,
-            sweep_iterations: 1,
-            gravity: 0.0,
-            ..Properties::default()
-        };
-        let (s, problems) = sanitize(p.to_settings());
-        assert!(problems.is_empty());
-        assert_eq!(s, p.to_settings());
-    }
-
-    #[test]
-    fn unknown_problems_reset_to_defaults() {
-        let mut settings = Properties::default().to_settings();
-        settings.movement.ground.max_speed = 12.0;
-        repair(&mut settings, &ConfigError::NoSlides);
-        assert_eq!(settings, ControllerSettings::default());
     }
 }

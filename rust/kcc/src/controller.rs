@@ -114,6 +114,15 @@ pub struct Controller {
     settings: ControllerSettings,
 }
 
+impl Default for Controller {
+    /// A controller with [`ControllerSettings::default`].
+    fn default() -> Self {
+        Self {
+            settings: ControllerSettings::default(),
+        }
+    }
+}
+
 impl Controller {
     /// A controller with validated settings.
     pub fn new(settings: ControllerSettings) -> Result<Self, ConfigError> {
@@ -327,7 +336,10 @@ impl Controller {
     ) -> f32 {
         let up = up_of(body);
         let motion = horizontal(velocity, up) * dt;
-        if !body.is_on_floor()
+        if !dt.is_finite()
+            || dt <= 0.0
+            || !body.position().is_finite()
+            || !body.is_on_floor()
             || vertical(velocity, up) > 0.0
             || !motion.is_finite()
             || motion.length() <= MIN_MOTION
@@ -357,10 +369,20 @@ impl Controller {
         horizontal_travel: f32,
     ) -> Option<f32> {
         let up = up_of(body);
-        if !was_on_floor || vertical(velocity, up) > 0.0 || body.is_on_floor() {
+        if !was_on_floor
+            || !velocity.is_finite()
+            || vertical(velocity, up) > 0.0
+            || !body.position().is_finite()
+            || body.is_on_floor()
+        {
             return None;
         }
-        let step = step_down(body, &self.settings.stairs, horizontal_travel)?;
+        let travelled = if horizontal_travel.is_finite() {
+            horizontal_travel
+        } else {
+            0.0
+        };
+        let step = step_down(body, &self.settings.stairs, travelled)?;
         step.is_step.then_some(step.height)
     }
 }

@@ -95,18 +95,15 @@ pub enum ConfigError {
     },
 }
 
-/// Checks that `value` is finite, naming `setting` if not.
-pub(crate) fn finite(setting: &'static str, value: f32) -> Result<f32, ConfigError> {
-    if value.is_finite() {
-        Ok(value)
-    } else {
-        Err(ConfigError::NotFinite { setting, value })
-    }
-}
-
 /// Validates a floor max angle given in radians (shared by every body implementation).
 pub fn validate_floor_max_angle(radians: f32) -> Result<(), ConfigError> {
-    let degrees = finite("floor_max_angle", radians)?.to_degrees();
+    if !radians.is_finite() {
+        return Err(ConfigError::NotFinite {
+            setting: "floor_max_angle",
+            value: radians,
+        });
+    }
+    let degrees = radians.to_degrees();
     if degrees <= 0.0 || degrees >= 90.0 {
         return Err(ConfigError::FloorMaxAngle { degrees });
     }

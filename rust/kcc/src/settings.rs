@@ -1,7 +1,46 @@
-//! Settings, one struct per concern, each with defaults that work on a usual course and a
-//! `validate` that names what is wrong.
+//! Settings, one struct per concern, each with defaults that work on a usual course, a
+//! `validate` that names what is wrong, and a `sanitized` that repairs it.
+//!
+//! Each field has one rule ([`check`]) used both to validate and to repair, so the two never
+//! disagree. Repairs: a non-finite value becomes the default; a value below its range is
+//! clamped to the nearest usable value ([`MIN_SPEED`], [`MIN_TIME`], 0 for lengths, gravity and
+//! jump speed, 1 sweep iteration).
 
-use crate::error::{ConfigError, finite};
+use crate::error::ConfigError;
+
+/// Smallest top or terminal speed a repair gives, m/s.
+pub const MIN_SPEED: f32 = 0.01;
+
+/// Smallest attack or release time a repair gives, s.
+pub const MIN_TIME: f32 = 0.001;
+
+/// Checks one number: non-finite values are reported as [`ConfigError::NotFinite`] and replaced
+/// by `default`; values outside `usable` are reported by `error` and replaced by `clamped`.
+fn check(
+    problems: &mut Vec<ConfigError>,
+    setting: &'static str,
+    value: &mut f32,
+    default: f32,
+    usable: impl Fn(f32) -> bool,
+    error: impl Fn(f32) -> ConfigError,
+    clamped: f32,
+) {
+    if !value.is_finite() {
+        problems.push(ConfigError::NotFinite {
+            setting,
+            value: *value,
+        });
+        *value = default;
+    } else if !usable(*value) {
+        problems.push(error(*value));
+        *value = clamped;
+    }
+}
+
+/// The first problem, as `validate` reports it.
+fn first(problems: Vec<ConfigError>) -> Result<(), ConfigError> {
+    problems.into_iter().next().map_or(Ok(()), Err)
+}
 
 /// One normalized ADSR speed curve: how fast the character reaches its top speed and stops.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -15,23 +54,38 @@ pub struct SpeedCurve {
 }
 
 impl SpeedCurve {
-    fn validate(&self, prefix: Names) -> Result<(), ConfigError> {
-        let speed = finite(prefix.max_speed, self.max_speed)?;
-        if speed <= 0.0 {
-            return Err(ConfigError::NonPositiveSpeed {
-                setting: prefix.max_speed,
-                value: speed,
-            });
-        }
-        for (setting, value) in [
-            (prefix.attack_time, self.attack_time),
-            (prefix.release_time, self.release_time),
-        ] {
-            if finite(setting, value)? <= 0.0 {
-                return Err(ConfigError::NonPositiveTime { setting, value });
-            }
-        }
-        Ok(())
+    fn repair(&mut self, names: Names, default: &SpeedCurve, problems: &mut Vec<ConfigError>) {
+        let speed = |setting| move |value| ConfigError::NonPositiveSpeed { setting, value };
+        let time = |setting| move |value| ConfigError::NonPositiveTime { setting, value };
+        let positive = |v: f32| v > 0.0;
+        let (max_speed, attack, release) = (names.max_speed, names.attack_time, names.release_time);
+        check(
+            problems,
+            max_speed,
+            &mut self.max_speed,
+            default.max_speed,
+            positive,
+            speed(max_speed),
+            MIN_SPEED,
+        );
+        check(
+            problems,
+            attack,
+            &mut self.attack_time,
+            default.attack_time,
+            positive,
+            time(attack),
+            MIN_TIME,
+        );
+        check(
+            problems,
+            release,
+            &mut self.release_time,
+            default.release_time,
+            positive,
+            time(release),
+            MIN_TIME,
+        );
     }
 }
 
@@ -71,16 +125,31 @@ impl Default for MovementSettings {
 impl MovementSettings {
     /// Checks every value; the first bad one is returned.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        self.ground.validate(Names {
+        first(self.sanitized().1)
+    }
+
+    /// These settings with every bad value repaired, and what was wrong.
+    pub fn sanitized(&self) -> (Self, Vec<ConfigError>) {
+        let mut fixed = *self;
+        let mut problems = Vec::new();
+        fixed.repair(&mut problems);
+        (fixed, problems)
+    }
+
+    fn repair(&mut self, problems: &mut Vec<ConfigError>) {
+        let defaults = Self::default();
+        let ground = Names {
             max_speed: "movement.ground.max_speed",
             attack_time: "movement.ground.attack_time",
             release_time: "movement.ground.release_time",
-        })?;
-        self.air.validate(Names {
+        };
+        let air = Names {
             max_speed: "movement.air.max_speed",
             attack_time: "movement.air.attack_time",
             release_time: "movement.air.release_time",
-        })
+        };
+        self.ground.repair(ground, &defaults.ground, problems);
+        self.air.repair(air, &defaults.air, problems);
     }
 }
 
@@ -123,23 +192,53 @@ impl Default for StairSettings {
 impl StairSettings {
     /// Checks every value; the first bad one is returned.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        let height = finite("stairs.max_step_height", self.max_step_height)?;
-        if height < 0.0 {
-            return Err(ConfigError::NegativeStepHeight { value: height });
-        }
-        for (setting, value) in [
-            ("stairs.min_step_depth", self.min_step_depth),
-            ("stairs.min_step_forward", self.min_step_forward),
-            ("stairs.step_forward_test", self.step_forward_test),
+        first(self.sanitized().1)
+    }
+
+    /// These settings with every bad value repaired, and what was wrong.
+    pub fn sanitized(&self) -> (Self, Vec<ConfigError>) {
+        let mut fixed = *self;
+        let mut problems = Vec::new();
+        fixed.repair(&mut problems);
+        (fixed, problems)
+    }
+
+    fn repair(&mut self, problems: &mut Vec<ConfigError>) {
+        let defaults = Self::default();
+        let not_negative = |v: f32| v >= 0.0;
+        check(
+            problems,
+            "stairs.max_step_height",
+            &mut self.max_step_height,
+            defaults.max_step_height,
+            not_negative,
+            |value| ConfigError::NegativeStepHeight { value },
+            0.0,
+        );
+        for (setting, value, default) in [
+            (
+                "stairs.min_step_depth",
+                &mut self.min_step_depth,
+                defaults.min_step_depth,
+            ),
+            (
+                "stairs.min_step_forward",
+                &mut self.min_step_forward,
+                defaults.min_step_forward,
+            ),
+            (
+                "stairs.step_forward_test",
+                &mut self.step_forward_test,
+                defaults.step_forward_test,
+            ),
         ] {
-            if finite(setting, value)? < 0.0 {
-                return Err(ConfigError::NegativeLength { setting, value });
-            }
+            let error = move |value| ConfigError::NegativeLength { setting, value };
+            check(problems, setting, value, default, not_negative, error, 0.0);
         }
         if self.sweep_iterations == 0 {
-            return Err(ConfigError::NoSweepIterations);
+            problems.push(ConfigError::NoSweepIterations);
+            self.sweep_iterations = 1;
         }
-        Ok(())
     }
 }
 
@@ -167,19 +266,47 @@ impl Default for GravitySettings {
 impl GravitySettings {
     /// Checks every value; the first bad one is returned.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        let gravity = finite("gravity.gravity", self.gravity)?;
-        if gravity < 0.0 {
-            return Err(ConfigError::NegativeGravity { value: gravity });
-        }
-        let terminal = finite("gravity.terminal_speed", self.terminal_speed)?;
-        if terminal <= 0.0 {
-            return Err(ConfigError::NonPositiveTerminalSpeed { value: terminal });
-        }
-        let jump = finite("gravity.jump_velocity", self.jump_velocity)?;
-        if jump < 0.0 {
-            return Err(ConfigError::NegativeJumpVelocity { value: jump });
-        }
-        Ok(())
+        first(self.sanitized().1)
+    }
+
+    /// These settings with every bad value repaired, and what was wrong.
+    pub fn sanitized(&self) -> (Self, Vec<ConfigError>) {
+        let mut fixed = *self;
+        let mut problems = Vec::new();
+        fixed.repair(&mut problems);
+        (fixed, problems)
+    }
+
+    fn repair(&mut self, problems: &mut Vec<ConfigError>) {
+        let defaults = Self::default();
+        let not_negative = |v: f32| v >= 0.0;
+        check(
+            problems,
+            "gravity.gravity",
+            &mut self.gravity,
+            defaults.gravity,
+            not_negative,
+            |value| ConfigError::NegativeGravity { value },
+            0.0,
+        );
+        check(
+            problems,
+            "gravity.terminal_speed",
+            &mut self.terminal_speed,
+            defaults.terminal_speed,
+            |v| v > 0.0,
+            |value| ConfigError::NonPositiveTerminalSpeed { value },
+            MIN_SPEED,
+        );
+        check(
+            problems,
+            "gravity.jump_velocity",
+            &mut self.jump_velocity,
+            defaults.jump_velocity,
+            not_negative,
+            |value| ConfigError::NegativeJumpVelocity { value },
+            0.0,
+        );
     }
 }
 
@@ -197,8 +324,63 @@ pub struct ControllerSettings {
 impl ControllerSettings {
     /// Checks every value; the first bad one is returned.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        self.movement.validate()?;
-        self.stairs.validate()?;
-        self.gravity.validate()
+        first(self.sanitized().1)
+    }
+
+    /// These settings with every bad value repaired (see the module docs for how), and every
+    /// problem found, in order. The result always passes [`validate`](Self::validate). An
+    /// engine adapter uses this to keep a game running on a bad setting and warn about it.
+    pub fn sanitized(&self) -> (Self, Vec<ConfigError>) {
+        let mut fixed = *self;
+        let mut problems = Vec::new();
+        fixed.movement.repair(&mut problems);
+        fixed.stairs.repair(&mut problems);
+        fixed.gravity.repair(&mut problems);
+        (fixed, problems)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sanitized_repairs_every_bad_value_and_names_it() {
+        let mut bad = ControllerSettings::default();
+        bad.movement.ground.max_speed = 0.0;
+        bad.movement.ground.attack_time = -1.0;
+        bad.movement.air.release_time = f32::NAN;
+        bad.stairs.max_step_height = -0.3;
+        bad.stairs.min_step_depth = f32::INFINITY;
+        bad.stairs.sweep_iterations = 0;
+        bad.gravity.gravity = -9.8;
+        bad.gravity.terminal_speed = 0.0;
+        bad.gravity.jump_velocity = -1.0;
+        let (fixed, problems) = bad.sanitized();
+        assert_eq!(problems.len(), 9, "{problems:?}");
+        assert_eq!(fixed.validate(), Ok(()));
+        assert_eq!(bad.validate(), Err(problems[0].clone()));
+        let defaults = ControllerSettings::default();
+        assert_eq!(fixed.movement.ground.max_speed, MIN_SPEED);
+        assert_eq!(fixed.movement.ground.attack_time, MIN_TIME);
+        assert_eq!(
+            fixed.movement.air.release_time,
+            defaults.movement.air.release_time
+        );
+        assert_eq!(fixed.stairs.max_step_height, 0.0);
+        assert_eq!(fixed.stairs.min_step_depth, defaults.stairs.min_step_depth);
+        assert_eq!(fixed.stairs.sweep_iterations, 1);
+        assert_eq!(fixed.gravity.gravity, 0.0);
+        assert_eq!(fixed.gravity.terminal_speed, MIN_SPEED);
+        assert_eq!(fixed.gravity.jump_velocity, 0.0);
+    }
+
+    #[test]
+    fn good_settings_are_untouched() {
+        let mut good = ControllerSettings::default();
+        good.movement.ground.max_speed = 9.0;
+        good.gravity.gravity = 0.0;
+        good.stairs.max_step_height = 0.0;
+        assert_eq!(good.sanitized(), (good, Vec::new()));
     }
 }
