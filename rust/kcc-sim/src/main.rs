@@ -1,1 +1,204 @@
-fn main() {}
+//! `kcc-sim`: run scenario files with the kcc controller (and Rapier's), print metrics and
+//! checks, write traces and plots, run the public course as a demo, and benchmark.
+//!
+//! Exit codes: 0 every check passed, 1 a check failed, 2 invalid input (a scenario, the command
+//! line) or an output that cannot be written.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+use kcc_sim::bench::{self, BenchOptions};
+use kcc_sim::course::{self, Profile};
+use kcc_sim::demo::{self, DEMO_RATES};
+use kcc_sim::report::{self, Outcome};
+use kcc_sim::run::{self, ControllerKind};
+use kcc_sim::scenario::{MAX_TICK_RATE, Scenario};
+use kcc_sim::{plot, trace};
+
+/// Headless scenario runner for the kcc character controller.
+#[derive(Parser)]
+#[command(name = "kcc-sim", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run scenario files and print a table (or JSON) of checks and metrics.
+    Run(RunArgs),
+    /// Run the public course with both controllers at 30, 60, 144 and 240 Hz, print the
+    /// comparison and write plots.
+    Demo(DemoArgs),
+    /// Per-tick cost of kcc and Rapier on the course, and many characters at once.
+    Bench(BenchArgs),
+}
+
+#[derive(clap::Args)]
+struct RunArgs {
+    /// Scenario files (TOML).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Tick rates to run each scenario at, Hz (comma separated); the file's rate when absent.
+    #[arg(long, value_delimiter = ',')]
+    tick_rate: Vec<f64>,
+    /// Which controller moves the character.
+    #[arg(long, value_enum, default_value_t = Choice::Kcc)]
+    controller: Choice,
+    /// Print a JSON array of results instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// Write a per-tick CSV trace of each run into this folder.
+    #[arg(long, value_name = "DIR")]
+    trace: Option<PathBuf>,
+    /// Write an SVG plot of each run into this folder.
+    #[arg(long, value_name = "DIR")]
+    plot: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+struct DemoArgs {
+    /// Folder of the course (default: ./scenarios, else the repository's).
+    #[arg(long, value_name = "DIR")]
+    scenarios: Option<PathBuf>,
+    /// Folder for plots and traces.
+    #[arg(long, value_name = "DIR", default_value = "out")]
+    out: PathBuf,
+}
+
+#[derive(clap::Args)]
+struct BenchArgs {
+    /// Characters moving at once.
+    #[arg(long, default_value_t = 1000)]
+    characters: usize,
+    /// Runs of each scenario per controller; the fastest counts.
+    #[arg(long, default_value_t = 5)]
+    repeats: u32,
+    /// Ticks the characters run at once (at 60 Hz).
+    #[arg(long, default_value_t = 60)]
+    ticks: u32,
+    /// Folder of the course (default: ./scenarios, else the repository's).
+    #[arg(long, value_name = "DIR")]
+    scenarios: Option<PathBuf>,
+}
+
+/// `--controller` values.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Choice {
+    /// Our controller.
+    Kcc,
+    /// Rapier's KinematicCharacterController.
+    Rapier,
+    /// Both, one after the other.
+    Both,
+}
+
+impl Choice {
+    fn kinds(self) -> &'static [ControllerKind] {
+        match self {
+            Self::Kcc => &[ControllerKind::Kcc],
+            Self::Rapier => &[ControllerKind::Rapier],
+            Self::Both => &[ControllerKind::Kcc, ControllerKind::Rapier],
+        }
+    }
+}
+
+/// Exit code: every check passed.
+const PASSED: u8 = 0;
+/// Exit code: a check failed.
+const FAILED: u8 = 1;
+/// Exit code: invalid input or unwritable output.
+const INVALID: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { INVALID } else { PASSED });
+        }
+    };
+    let result = match cli.command {
+        Command::Run(args) => run_files(&args),
+        Command::Demo(args) => {
+            let dir = args.scenarios.unwrap_or_else(course::default_dir);
+            demo::demo(&dir, &args.out, &DEMO_RATES).map(|s| s.kcc.0 == s.kcc.1)
+        }
+        Command::Bench(args) => {
+            let dir = args.scenarios.unwrap_or_else(course::default_dir);
+            let options = BenchOptions {
+                characters: args.characters,
+                repeats: args.repeats,
+                crowd_ticks: args.ticks,
+            };
+            bench::bench(&dir, &options).map(|()| true)
+        }
+    };
+    match result {
+        Ok(true) => ExitCode::from(PASSED),
+        Ok(false) => ExitCode::from(FAILED),
+        Err(message) => {
+            eprintln!("kcc-sim: {message}");
+            ExitCode::from(INVALID)
+        }
+    }
+}
+
+/// `kcc-sim run`: true when every check passed; an error message on invalid input.
+fn run_files(args: &RunArgs) -> Result<bool, String> {
+    if let Some(bad) = args
+        .tick_rate
+        .iter()
+        .find(|r| !(**r > 0.0 && **r <= MAX_TICK_RATE))
+    {
+        return Err(format!(
+            "--tick-rate: each rate must be greater than 0 Hz and at most {MAX_TICK_RATE} Hz, got {bad}"
+        ));
+    }
+    // Every file is checked before anything runs.
+    let scenarios = args
+        .files
+        .iter()
+        .map(|f| Scenario::load(f))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+
+    let mut all_passed = true;
+    let mut json = Vec::new();
+    if !args.json {
+        println!("{}", report::table_header());
+    }
+    for scenario in &scenarios {
+        let profile = args.plot.as_ref().map(|_| Profile::new(&scenario.world));
+        let rates = if args.tick_rate.is_empty() {
+            vec![scenario.tick_rate]
+        } else {
+            args.tick_rate.clone()
+        };
+        for rate in rates {
+            for &kind in args.controller.kinds() {
+                let outcome = Outcome::new(scenario, run::run(scenario, kind, rate));
+                all_passed &= outcome.passed();
+                if let Some(dir) = &args.trace {
+                    trace::write(&outcome.run, dir)
+                        .map_err(|e| format!("--trace {}: {e}", dir.display()))?;
+                }
+                if let (Some(dir), Some(profile)) = (&args.plot, &profile) {
+                    plot::write(scenario, &outcome.run, profile, dir)
+                        .map_err(|e| format!("--plot {}: {e}", dir.display()))?;
+                }
+                if args.json {
+                    json.push(outcome.to_json());
+                } else {
+                    println!("{}", report::table_row(&outcome));
+                }
+            }
+        }
+    }
+    if args.json {
+        let text = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
+        println!("{text}");
+    }
+    Ok(all_passed)
+}

@@ -1,0 +1,186 @@
+//! `kcc-sim bench`: the per-tick cost of our controller and Rapier's on the same course in one
+//! run, as a ratio, and the wall time of a tick of many characters moving at once.
+
+use std::path::Path;
+use std::rc::Rc;
+use std::time::Instant;
+
+use glam::Vec3;
+
+use crate::course;
+use crate::rapier::RapierMover;
+use crate::run::{self, Command, ControllerKind, KccMover, Mover};
+use crate::scenario::Scenario;
+
+/// Tick rate of the crowd, Hz.
+pub const CROWD_RATE: f64 = 60.0;
+
+/// What to measure.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BenchOptions {
+    /// Characters moving at once in the crowd measurement.
+    pub characters: usize,
+    /// Times each scenario is run per controller; the fastest run counts.
+    pub repeats: u32,
+    /// Ticks the crowd runs.
+    pub crowd_ticks: u32,
+}
+
+/// Cost of one controller on one scenario.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cost {
+    /// Ticks of one run.
+    pub ticks: u64,
+    /// Wall time of the fastest run's ticks, ns.
+    pub nanos: u64,
+}
+
+impl Cost {
+    /// Mean wall time of a tick, µs.
+    pub fn micros_per_tick(&self) -> f64 {
+        self.nanos as f64 / 1000.0 / self.ticks.max(1) as f64
+    }
+}
+
+/// The commands of every tick of `scenario` at `rate` Hz, for `ticks` ticks.
+fn commands(scenario: &Scenario, rate: f64, ticks: u64) -> Vec<Command> {
+    (0..ticks)
+        .map(|i| {
+            scenario
+                .input_at(i as f64 / rate)
+                .map_or(Command { wish: Vec3::ZERO, jump: false }, |s| Command {
+                    wish: s.wish,
+                    jump: s.jump,
+                })
+        })
+        .collect()
+}
+
+/// Times only the ticks of `kind` running `scenario` at its own rate, fastest of `repeats`.
+pub fn cost(scenario: &Scenario, kind: ControllerKind, repeats: u32) -> Cost {
+    let rate = scenario.tick_rate;
+    let ticks = scenario.ticks(rate);
+    let commands = commands(scenario, rate, ticks);
+    let dt = (1.0 / rate) as f32;
+    let mut best = u64::MAX;
+    for _ in 0..repeats.max(1) {
+        let mut mover = run::mover(scenario, kind);
+        let clock = Instant::now();
+        for command in &commands {
+            mover.tick(command, dt);
+        }
+        best = best.min(clock.elapsed().as_nanos() as u64);
+    }
+    Cost { ticks, nanos: best }
+}
+
+/// Wall time of one tick of `movers` moving at once, ns per tick, over `ticks` ticks; movers
+/// follow the commands of the scenario they were made for.
+fn crowd(movers: &mut [(Box<dyn Mover>, usize)], commands: &[Vec<Command>], ticks: u32) -> f64 {
+    let dt = (1.0 / CROWD_RATE) as f32;
+    let clock = Instant::now();
+    for tick in 0..ticks as usize {
+        for (mover, scenario) in movers.iter_mut() {
+            let commands = &commands[*scenario];
+            mover.tick(&commands[tick % commands.len()], dt);
+        }
+    }
+    clock.elapsed().as_nanos() as f64 / f64::from(ticks.max(1))
+}
+
+/// Runs the benchmark on the scenarios in `dir` and prints the results. Errors are messages for
+/// the user.
+pub fn bench(dir: &Path, options: &BenchOptions) -> Result<(), String> {
+    let files =
+        course::files(dir).map_err(|e| format!("{}: cannot list scenarios: {e}", dir.display()))?;
+    if files.is_empty() {
+        return Err(format!("{}: no scenario files (*.toml)", dir.display()));
+    }
+    let scenarios = files
+        .iter()
+        .map(|f| Scenario::load(f))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())?;
+    if cfg!(debug_assertions) {
+        eprintln!("note: a debug build; measure with `cargo run --release -p kcc-sim -- bench`");
+    }
+
+    println!(
+        "Per-tick cost on the course, each scenario at its own tick rate, fastest of {} runs:",
+        options.repeats.max(1)
+    );
+    println!(
+        "{:<24} {:>6} {:>12} {:>15} {:>11} {:>16}",
+        "scenario", "ticks", "kcc us/tick", "rapier us/tick", "kcc/rapier", "kcc queries/tick"
+    );
+    let (mut ours, mut theirs, mut all_ticks) = (0u64, 0u64, 0u64);
+    for scenario in &scenarios {
+        let kcc = cost(scenario, ControllerKind::Kcc, options.repeats);
+        let rapier = cost(scenario, ControllerKind::Rapier, options.repeats);
+        let queries = crate::metrics::measure(
+            scenario,
+            &run::run(scenario, ControllerKind::Kcc, scenario.tick_rate),
+        )
+        .queries_per_tick
+        .map_or("-".to_string(), |q| format!("{:.2} / {}", q.mean, q.max));
+        println!(
+            "{:<24} {:>6} {:>12.2} {:>15.2} {:>11.2} {:>16}",
+            scenario.name,
+            kcc.ticks,
+            kcc.micros_per_tick(),
+            rapier.micros_per_tick(),
+            kcc.nanos as f64 / rapier.nanos.max(1) as f64,
+            queries
+        );
+        ours += kcc.nanos;
+        theirs += rapier.nanos;
+        all_ticks += kcc.ticks;
+    }
+    let per_tick = |nanos: u64| nanos as f64 / 1000.0 / all_ticks.max(1) as f64;
+    println!(
+        "course: kcc {:.2} us/tick, rapier {:.2} us/tick, ratio kcc/rapier {:.2} ({all_ticks} ticks each)",
+        per_tick(ours),
+        per_tick(theirs),
+        ours as f64 / theirs.max(1) as f64
+    );
+
+    let n = options.characters;
+    println!();
+    println!(
+        "{n} characters moving at once on the course ({} scenarios in turn), {} ticks at {CROWD_RATE} Hz, one thread:",
+        scenarios.len(),
+        options.crowd_ticks
+    );
+    let commands: Vec<Vec<Command>> = scenarios
+        .iter()
+        .map(|s| commands(s, CROWD_RATE, s.ticks(CROWD_RATE)))
+        .collect();
+    let mut kcc: Vec<(Box<dyn Mover>, usize)> = (0..n)
+        .map(|i| {
+            let index = i % scenarios.len();
+            (Box::new(KccMover::new(&scenarios[index])) as Box<dyn Mover>, index)
+        })
+        .collect();
+    let kcc_tick = crowd(&mut kcc, &commands, options.crowd_ticks);
+    let worlds: Vec<_> = scenarios
+        .iter()
+        .map(|s| Rc::new(course::rapier_world(&s.world)))
+        .collect();
+    let mut rapier: Vec<(Box<dyn Mover>, usize)> = (0..n)
+        .map(|i| {
+            let index = i % scenarios.len();
+            let mover = RapierMover::in_world(&scenarios[index], worlds[index].clone());
+            (Box::new(mover) as Box<dyn Mover>, index)
+        })
+        .collect();
+    let rapier_tick = crowd(&mut rapier, &commands, options.crowd_ticks);
+    for (name, nanos) in [("kcc", kcc_tick), ("rapier", rapier_tick)] {
+        println!(
+            "{name:<7} {:>9.3} ms per tick ({:.2} us per character)",
+            nanos / 1e6,
+            nanos / 1000.0 / n.max(1) as f64
+        );
+    }
+    println!("ratio kcc/rapier {:.2}", kcc_tick / rapier_tick.max(1.0));
+    Ok(())
+}

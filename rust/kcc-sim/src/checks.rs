@@ -1,0 +1,124 @@
+//! The `[expect]` keys as named checks of a run.
+
+use glam::Vec3;
+
+use crate::metrics::Metrics;
+use crate::run::Run;
+use crate::scenario::Scenario;
+
+/// One named check and its outcome.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Check {
+    /// The `[expect]` key.
+    pub name: &'static str,
+    /// True when the measured value is within the limit.
+    pub passed: bool,
+    /// The measured value (unit of the key); `None` when nothing could be measured (no tick
+    /// held input after the attack time), which fails the check.
+    pub value: Option<f64>,
+    /// The limit from the file.
+    pub limit: f64,
+}
+
+/// Whether `value` is at most `limit`.
+fn at_most(name: &'static str, value: Option<f64>, limit: f64) -> Check {
+    Check {
+        name,
+        passed: value.is_some_and(|v| v <= limit),
+        value,
+        limit,
+    }
+}
+
+/// Whether `value` is at least `limit`.
+fn at_least(name: &'static str, value: Option<f64>, limit: f64) -> Check {
+    Check {
+        name,
+        passed: value.is_some_and(|v| v >= limit),
+        value,
+        limit,
+    }
+}
+
+/// Runs every check the scenario's `[expect]` table asks for, in the order of the keys in
+/// `scenarios/README.md`.
+pub fn evaluate(scenario: &Scenario, run: &Run, metrics: &Metrics) -> Vec<Check> {
+    let expect = &scenario.expect;
+    let mut checks = Vec::new();
+    if let Some(reach) = expect.reach {
+        let target = Vec3::from(reach.position);
+        let before = reach.before.unwrap_or(f64::INFINITY);
+        let closest = run
+            .ticks
+            .iter()
+            .filter(|t| t.time <= before + 1e-9)
+            .map(|t| f64::from(t.position.distance(target)))
+            .reduce(f64::min);
+        checks.push(at_most("reach", closest, f64::from(reach.radius)));
+    }
+    if let Some(near) = expect.end_near {
+        let distance = metrics.final_position.distance(Vec3::from(near.position));
+        checks.push(at_most(
+            "end_near",
+            Some(f64::from(distance)),
+            f64::from(near.radius),
+        ));
+    }
+    if let Some(limit) = expect.never_above {
+        checks.push(at_most(
+            "never_above",
+            Some(metrics.highest),
+            f64::from(limit),
+        ));
+    }
+    if let Some(limit) = expect.max_airborne_ticks {
+        checks.push(at_most(
+            "max_airborne_ticks",
+            Some(metrics.airborne_ticks as f64),
+            f64::from(limit),
+        ));
+    }
+    if let Some(limit) = expect.min_grounded_ratio {
+        checks.push(at_least(
+            "min_grounded_ratio",
+            Some(metrics.grounded_ratio),
+            f64::from(limit),
+        ));
+    }
+    if let Some(limit) = expect.speed_ratio_min {
+        checks.push(at_least(
+            "speed_ratio_min",
+            metrics.speed_ratio.map(|s| s.min),
+            f64::from(limit),
+        ));
+    }
+    if let Some(limit) = expect.speed_ratio_max {
+        checks.push(at_most(
+            "speed_ratio_max",
+            metrics.speed_ratio.map(|s| s.max),
+            f64::from(limit),
+        ));
+    }
+    if let Some(limit) = expect.max_step_per_tick {
+        checks.push(at_most(
+            "max_step_per_tick",
+            Some(metrics.max_step_per_tick),
+            f64::from(limit),
+        ));
+    }
+    if let Some(limit) = expect.max_penetration {
+        checks.push(at_most(
+            "max_penetration",
+            Some(metrics.max_penetration),
+            f64::from(limit),
+        ));
+    }
+    if let Some(limit) = expect.max_steps {
+        checks.push(at_most(
+            "max_steps",
+            Some((metrics.steps_up + metrics.steps_down) as f64),
+            f64::from(limit),
+        ));
+    }
+    checks
+}

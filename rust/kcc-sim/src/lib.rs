@@ -1,0 +1,22 @@
+//! # kcc-sim: scenario runner for the kcc controller
+//!
+//! Reads scenario files (TOML, see `scenarios/README.md`), runs them headlessly with our
+//! controller in the parry world ([`run::KccMover`]) or with Rapier's
+//! `KinematicCharacterController` fed by the same movement model ([`rapier::RapierMover`]), and
+//! reports metrics ([`metrics`]), named checks ([`checks`]), CSV traces ([`trace`]) and SVG
+//! plots ([`plot`]). The binary `kcc-sim` has the commands `run`, `demo` and `bench`.
+//!
+//! Units: m, s, m/s, Hz; angles in degrees in scenario files.
+
+pub mod bench;
+pub mod checks;
+pub mod course;
+pub mod demo;
+pub mod metrics;
+pub mod obj;
+pub mod plot;
+pub mod rapier;
+pub mod report;
+pub mod run;
+pub mod scenario;
+pub mod trace;

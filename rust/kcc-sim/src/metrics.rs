@@ -1,0 +1,141 @@
+//! Numbers that describe a run: floor contact, speed, steps, penetration, cost.
+
+use glam::Vec3;
+
+use crate::run::Run;
+use crate::scenario::Scenario;
+
+/// Smallest, mean and largest of a series.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Spread {
+    /// Smallest value.
+    pub min: f64,
+    /// Mean value.
+    pub mean: f64,
+    /// Largest value.
+    pub max: f64,
+}
+
+impl Spread {
+    /// The spread of `values`, `None` when there are none.
+    pub fn of(values: impl IntoIterator<Item = f64>) -> Option<Self> {
+        let mut count = 0usize;
+        let mut spread = Self {
+            min: f64::INFINITY,
+            mean: 0.0,
+            max: f64::NEG_INFINITY,
+        };
+        for value in values {
+            count += 1;
+            spread.min = spread.min.min(value);
+            spread.max = spread.max.max(value);
+            spread.mean += value;
+        }
+        (count > 0).then(|| Self {
+            mean: spread.mean / count as f64,
+            ..spread
+        })
+    }
+}
+
+/// What a run measured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Metrics {
+    /// Ticks run.
+    pub ticks: usize,
+    /// Bottom of the shape after the last tick, m.
+    pub final_position: Vec3,
+    /// Ticks off the floor after the first tick on it (every tick if it never stood on floor).
+    pub airborne_ticks: usize,
+    /// Share of ticks on the floor from the first tick on it (0 if it never stood on floor).
+    pub grounded_ratio: f64,
+    /// Horizontal speed (distance moved per tick over the tick time) while input is held,
+    /// after the ground attack time, m/s. `None` when no tick qualifies.
+    pub horizontal_speed: Option<Spread>,
+    /// The same ticks' speed as a share of the target speed (ground `max_speed` times how far
+    /// the stick is pushed).
+    pub speed_ratio: Option<Spread>,
+    /// Ticks with a step up.
+    pub steps_up: usize,
+    /// Ticks with a step down.
+    pub steps_down: usize,
+    /// Largest vertical move of one tick, m.
+    pub max_step_per_tick: f64,
+    /// Deepest overlap with any solid after a tick, m.
+    pub max_penetration: f64,
+    /// Highest the bottom of the shape went, m.
+    pub highest: f64,
+    /// Motion queries per tick, when the controller counts them.
+    pub queries_per_tick: Option<Spread>,
+    /// Median wall time of one tick, ns.
+    pub ns_per_tick_median: u64,
+}
+
+/// Measures `run` of `scenario`.
+pub fn measure(scenario: &Scenario, run: &Run) -> Metrics {
+    let ticks = &run.ticks;
+    let dt = 1.0 / run.tick_rate;
+    let (airborne_ticks, grounded_ratio) = match ticks.iter().position(|t| t.on_floor) {
+        Some(first) => {
+            let window = &ticks[first..];
+            let airborne = window.iter().filter(|t| !t.on_floor).count();
+            let ratio = (window.len() - airborne) as f64 / window.len() as f64;
+            (airborne, ratio)
+        }
+        None => (ticks.len(), 0.0),
+    };
+
+    let ground = scenario.character.controller.movement.ground;
+    let mut before = run.start;
+    let mut speeds = Vec::new();
+    let mut ratios = Vec::new();
+    let mut max_step = 0.0f64;
+    for tick in ticks {
+        let moved = tick.position - before;
+        before = tick.position;
+        max_step = max_step.max(f64::from(moved.y.abs()));
+        let after_attack = tick
+            .input_held
+            .is_some_and(|held| held >= f64::from(ground.attack_time));
+        if after_attack && tick.input_strength > 0.0 {
+            let speed = f64::from(moved.with_y(0.0).length()) / dt;
+            speeds.push(speed);
+            ratios.push(speed / f64::from(ground.max_speed * tick.input_strength));
+        }
+    }
+
+    let mut nanos: Vec<u64> = ticks.iter().map(|t| t.nanos).collect();
+    nanos.sort_unstable();
+    let queries: Option<Vec<f64>> = ticks
+        .iter()
+        .map(|t| t.queries.map(|q| q as f64))
+        .collect();
+
+    Metrics {
+        ticks: ticks.len(),
+        final_position: ticks.last().map_or(run.start, |t| t.position),
+        airborne_ticks,
+        grounded_ratio,
+        horizontal_speed: Spread::of(speeds),
+        speed_ratio: Spread::of(ratios),
+        steps_up: ticks
+            .iter()
+            .filter(|t| t.stepped.is_some_and(|dy| dy > 0.0))
+            .count(),
+        steps_down: ticks
+            .iter()
+            .filter(|t| t.stepped.is_some_and(|dy| dy < 0.0))
+            .count(),
+        max_step_per_tick: max_step,
+        max_penetration: ticks
+            .iter()
+            .map(|t| f64::from(t.penetration))
+            .fold(0.0, f64::max),
+        highest: ticks
+            .iter()
+            .map(|t| f64::from(t.position.y))
+            .fold(f64::from(run.start.y), f64::max),
+        queries_per_tick: queries.and_then(Spread::of),
+        ns_per_tick_median: nanos.get(nanos.len() / 2).copied().unwrap_or(0),
+    }
+}

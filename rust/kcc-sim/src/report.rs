@@ -1,0 +1,141 @@
+//! The outcome of a run (metrics and checks) as a table row or a JSON object.
+
+use serde_json::{Value, json};
+
+use crate::checks::{self, Check};
+use crate::metrics::{self, Metrics, Spread};
+use crate::run::Run;
+use crate::scenario::Scenario;
+
+/// A run with what it measured and how its checks went.
+pub struct Outcome {
+    /// The run.
+    pub run: Run,
+    /// Its metrics.
+    pub metrics: Metrics,
+    /// Its checks, in the order of `scenarios/README.md`.
+    pub checks: Vec<Check>,
+}
+
+impl Outcome {
+    /// Measures and checks `run` of `scenario`.
+    pub fn new(scenario: &Scenario, run: Run) -> Self {
+        let metrics = metrics::measure(scenario, &run);
+        let checks = checks::evaluate(scenario, &run, &metrics);
+        Self {
+            run,
+            metrics,
+            checks,
+        }
+    }
+
+    /// True when every check passed (and when there are none).
+    pub fn passed(&self) -> bool {
+        self.checks.iter().all(|c| c.passed)
+    }
+
+    /// Number of checks that passed.
+    pub fn checks_passed(&self) -> usize {
+        self.checks.iter().filter(|c| c.passed).count()
+    }
+
+    /// The JSON object of this outcome (see `scenarios/README.md` for the fields).
+    pub fn to_json(&self) -> Value {
+        let m = &self.metrics;
+        let spread = |s: Option<Spread>| match s {
+            Some(s) => json!({ "min": s.min, "mean": s.mean, "max": s.max }),
+            None => json!({ "min": null, "mean": null, "max": null }),
+        };
+        let queries = match m.queries_per_tick {
+            Some(q) => json!({ "mean": q.mean, "max": q.max }),
+            None => json!({ "mean": null, "max": null }),
+        };
+        json!({
+            "scenario": self.run.scenario,
+            "controller": self.run.controller.name(),
+            "tick_rate": self.run.tick_rate,
+            "ticks": m.ticks,
+            "final_position": m.final_position.to_array(),
+            "passed": self.passed(),
+            "checks": self.checks.iter().map(|c| json!({
+                "name": c.name,
+                "passed": c.passed,
+                "value": c.value,
+                "limit": c.limit,
+            })).collect::<Vec<_>>(),
+            "airborne_ticks": m.airborne_ticks,
+            "grounded_ratio": m.grounded_ratio,
+            "horizontal_speed": spread(m.horizontal_speed),
+            "speed_ratio": spread(m.speed_ratio),
+            "steps_up": m.steps_up,
+            "steps_down": m.steps_down,
+            "max_step_per_tick": m.max_step_per_tick,
+            "max_penetration": m.max_penetration,
+            "highest": m.highest,
+            "queries_per_tick": queries,
+            "ns_per_tick": { "median": m.ns_per_tick_median },
+        })
+    }
+}
+
+/// Header of the table printed by `kcc-sim run` and `kcc-sim demo`.
+pub fn table_header() -> String {
+    format!(
+        "{:<24} {:>5} {:<6} {:<4} {:>6} {:>5} {:>6} {:>17} {:>7} {:>6} {:>7} {:>9} {:>7}  {}",
+        "scenario",
+        "Hz",
+        "ctrl",
+        "ok",
+        "checks",
+        "air",
+        "ground",
+        "speed min/avg/max",
+        "step+/-",
+        "dy max",
+        "pen mm",
+        "queries",
+        "us/tick",
+        "failed checks (value vs limit)"
+    )
+}
+
+/// One table row: pass or fail, checks passed, airborne ticks, grounded share, horizontal speed
+/// (m/s), steps up/down, largest vertical move of a tick (m), deepest overlap (mm), queries per
+/// tick (mean/max), median tick time (µs) and the failed checks.
+pub fn table_row(outcome: &Outcome) -> String {
+    let m = &outcome.metrics;
+    let run = &outcome.run;
+    let speed = m.horizontal_speed.map_or("-".to_string(), |s| {
+        format!("{:.2}/{:.2}/{:.2}", s.min, s.mean, s.max)
+    });
+    let queries = m
+        .queries_per_tick
+        .map_or("-".to_string(), |q| format!("{:.1}/{}", q.mean, q.max));
+    let failed: Vec<String> = outcome
+        .checks
+        .iter()
+        .filter(|c| !c.passed)
+        .map(|c| {
+            let value = c.value.map_or("none".to_string(), |v| format!("{v:.3}"));
+            format!("{} {value} vs {}", c.name, c.limit)
+        })
+        .collect();
+    let name: String = run.scenario.chars().take(24).collect();
+    format!(
+        "{:<24} {:>5} {:<6} {:<4} {:>6} {:>5} {:>5.1}% {:>17} {:>7} {:>6.3} {:>7.2} {:>9} {:>7.1}  {}",
+        name,
+        run.tick_rate,
+        run.controller.name(),
+        if outcome.passed() { "PASS" } else { "FAIL" },
+        format!("{}/{}", outcome.checks_passed(), outcome.checks.len()),
+        m.airborne_ticks,
+        m.grounded_ratio * 100.0,
+        speed,
+        format!("{}/{}", m.steps_up, m.steps_down),
+        m.max_step_per_tick,
+        m.max_penetration * 1000.0,
+        queries,
+        m.ns_per_tick_median as f64 / 1000.0,
+        failed.join("; ")
+    )
+}

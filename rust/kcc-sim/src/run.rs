@@ -1,0 +1,259 @@
+//! The tick loop: feeds a scenario's input to a character tick by tick and records what
+//! happened. Our controller ([`KccMover`]) and Rapier's ([`crate::rapier::RapierMover`]) are
+//! driven by the same loop, so their records are comparable.
+
+use std::time::Instant;
+
+use glam::Vec3;
+use kcc::{Controller, KinematicBody, StepSmoother, TickInput};
+use kcc_parry::ParryBody;
+
+use crate::rapier::RapierMover;
+use crate::scenario::Scenario;
+
+/// Which controller moves the character.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ControllerKind {
+    /// Our controller (`kcc`) in the parry world (`kcc-parry`).
+    Kcc,
+    /// Rapier's `KinematicCharacterController` fed by our movement model.
+    Rapier,
+}
+
+impl ControllerKind {
+    /// Name used in tables, JSON and file names.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Kcc => "kcc",
+            Self::Rapier => "rapier",
+        }
+    }
+}
+
+/// What one tick asks of a character.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Command {
+    /// World-space wish direction, length 0..1.
+    pub wish: Vec3,
+    /// Jump held.
+    pub jump: bool,
+}
+
+/// What a character reports after one tick.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Moved {
+    /// Velocity after the tick, m/s.
+    pub velocity: Vec3,
+    /// Standing on floor after the tick.
+    pub on_floor: bool,
+}
+
+/// A character that a controller moves through a course one tick at a time. Only
+/// [`tick`](Self::tick) is timed; the other methods observe and may run queries of their own.
+pub trait Mover {
+    /// Bottom of the shape, m.
+    fn position(&self) -> Vec3;
+    /// Runs one tick of `dt` s.
+    fn tick(&mut self, command: &Command, dt: f32) -> Moved;
+    /// Vertical travel of the stair steps of the last tick, m (positive up), for the camera.
+    fn stepped(&mut self) -> Option<f32>;
+    /// Deepest overlap of the shape with any solid right now, m.
+    fn penetration(&mut self) -> f32;
+    /// Motion queries run so far, when the controller counts them.
+    fn queries(&self) -> Option<u64>;
+}
+
+/// Our controller moving a [`ParryBody`].
+pub struct KccMover {
+    controller: Controller,
+    body: ParryBody,
+    velocity: Vec3,
+    stepped: Option<f32>,
+}
+
+impl KccMover {
+    /// The scenario's character at its start.
+    pub fn new(scenario: &Scenario) -> Self {
+        let character = &scenario.character;
+        // Both were validated when the scenario was loaded.
+        let controller = Controller::new(character.controller).expect("validated settings");
+        let body = ParryBody::new(
+            scenario.world.clone(),
+            character.body,
+            scenario.start.position,
+        )
+        .expect("validated body settings");
+        Self {
+            controller,
+            body,
+            velocity: scenario.start.velocity,
+            stepped: None,
+        }
+    }
+}
+
+impl Mover for KccMover {
+    fn position(&self) -> Vec3 {
+        self.body.position()
+    }
+
+    fn tick(&mut self, command: &Command, dt: f32) -> Moved {
+        let input = TickInput {
+            wish_direction: command.wish,
+            jump: command.jump,
+            velocity: self.velocity,
+        };
+        let report = self.controller.tick(&mut self.body, &input, dt);
+        self.velocity = report.velocity;
+        self.stepped = report.stepped;
+        Moved {
+            velocity: report.velocity,
+            on_floor: report.on_floor,
+        }
+    }
+
+    fn stepped(&mut self) -> Option<f32> {
+        self.stepped
+    }
+
+    fn penetration(&mut self) -> f32 {
+        self.body.penetration()
+    }
+
+    fn queries(&self) -> Option<u64> {
+        Some(self.body.queries())
+    }
+}
+
+/// A character of `kind` for `scenario`, at its start.
+pub fn mover(scenario: &Scenario, kind: ControllerKind) -> Box<dyn Mover> {
+    match kind {
+        ControllerKind::Kcc => Box::new(KccMover::new(scenario)),
+        ControllerKind::Rapier => Box::new(RapierMover::new(scenario)),
+    }
+}
+
+/// One recorded tick.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TickRecord {
+    /// Simulated time at the end of the tick, s.
+    pub time: f64,
+    /// Bottom of the shape after the tick, m.
+    pub position: Vec3,
+    /// Velocity after the tick, m/s.
+    pub velocity: Vec3,
+    /// On floor after the tick.
+    pub on_floor: bool,
+    /// Stair step of the tick, m (positive up).
+    pub stepped: Option<f32>,
+    /// Offset of the smoothed camera from its resting place after the tick, m.
+    pub camera_offset: f32,
+    /// How long the input had been held when the tick began, s (`None` with no input).
+    pub input_held: Option<f64>,
+    /// How far the stick was pushed (0..1).
+    pub input_strength: f32,
+    /// Deepest overlap with any solid after the tick, m.
+    pub penetration: f32,
+    /// Motion queries of the tick, when counted.
+    pub queries: Option<u64>,
+    /// Wall time of the controller's tick, ns.
+    pub nanos: u64,
+}
+
+/// A scenario run by one controller at one tick rate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    /// Scenario name.
+    pub scenario: String,
+    /// Which controller moved the character.
+    pub controller: ControllerKind,
+    /// Tick rate, Hz.
+    pub tick_rate: f64,
+    /// Bottom of the shape before the first tick, m.
+    pub start: Vec3,
+    /// Every tick, in order.
+    pub ticks: Vec<TickRecord>,
+}
+
+impl Run {
+    /// A file name stem for this run: `<scenario>_<rate>hz_<controller>`, with every character
+    /// of the scenario name other than letters, digits, `-` and `_` replaced by `_`.
+    pub fn file_stem(&self) -> String {
+        let name: String = self
+            .scenario
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        format!(
+            "{name}_{}hz_{}",
+            self.tick_rate,
+            self.controller.name()
+        )
+    }
+}
+
+/// Runs `scenario` with controller `kind` at `rate` Hz.
+pub fn run(scenario: &Scenario, kind: ControllerKind, rate: f64) -> Run {
+    let mut mover = mover(scenario, kind);
+    let dt = 1.0 / rate;
+    let mut camera = StepSmoother::new(scenario.character.camera_decay);
+    let mut held_since: Option<f64> = None;
+    let start = mover.position();
+    let count = scenario.ticks(rate);
+    let mut ticks = Vec::with_capacity(count as usize);
+    for index in 0..count {
+        let time = index as f64 * dt;
+        let command = scenario.input_at(time).map_or(
+            Command {
+                wish: Vec3::ZERO,
+                jump: false,
+            },
+            |segment| Command {
+                wish: segment.wish,
+                jump: segment.jump,
+            },
+        );
+        let strength = command.wish.length();
+        held_since = match (strength > 0.0, held_since) {
+            (false, _) => None,
+            (true, None) => Some(time),
+            (true, since) => since,
+        };
+        let queries_before = mover.queries();
+        let clock = Instant::now();
+        let moved = mover.tick(&command, dt as f32);
+        let nanos = clock.elapsed().as_nanos() as u64;
+        let queries = mover.queries().zip(queries_before).map(|(a, b)| a - b);
+        let stepped = mover.stepped();
+        if let Some(dy) = stepped {
+            camera.on_step(dy);
+        }
+        let camera_offset = camera.update(dt as f32);
+        ticks.push(TickRecord {
+            time: time + dt,
+            position: mover.position(),
+            velocity: moved.velocity,
+            on_floor: moved.on_floor,
+            stepped,
+            camera_offset,
+            input_held: held_since.map(|since| time - since),
+            input_strength: strength.min(1.0),
+            penetration: mover.penetration(),
+            queries,
+            nanos,
+        });
+    }
+    Run {
+        scenario: scenario.name.clone(),
+        controller: kind,
+        tick_rate: rate,
+        start,
+        ticks,
+    }
+}
