@@ -32,6 +32,15 @@ check-godot:
 test-godot:
     scripts/godot/test-godot.sh
 
+# Property tests with many more cases than CI runs (random stairs, ramps, boxes, inputs, rates).
+soak cases="2000":
+    PROPTEST_CASES={{cases}} cargo test --release -p kcc-parry --test properties
+
+# Fuzz every target for `seconds` each (cargo-fuzz on the stable toolchain via RUSTC_BOOTSTRAP).
+fuzz seconds="60":
+    cargo fuzz --version >/dev/null 2>&1 || cargo install cargo-fuzz
+    cd fuzz && for target in $(cargo fuzz list); do RUSTC_BOOTSTRAP=1 cargo fuzz run "$target" -- -max_total_time={{seconds}}; done
+
 # Everything CI runs.
 ci:
     bash .ci/run
