@@ -81,3 +81,64 @@ fn a_hitch_is_clamped_and_split() {
     assert!((moved - 1.0).abs() < 0.01, "moved {moved} m");
     assert!(report.on_floor);
 }
+
+#[test]
+fn a_body_spawned_inside_geometry_is_pushed_out() {
+    // Feet 0.3 m below the top of a 2 m cube, and a body in the middle of a 6 m cube.
+    let world = world(vec![
+        kcc_parry::geometry::aabb_box(Vec3::new(0.0, 1.0, -5.0), Vec3::splat(2.0)).unwrap(),
+        kcc_parry::geometry::aabb_box(Vec3::new(20.0, 3.0, 0.0), Vec3::splat(6.0)).unwrap(),
+    ]);
+    let controller = Controller::new(settings(4.0)).unwrap();
+    for start in [Vec3::new(0.0, 1.7, -5.0), Vec3::new(20.0, 2.0, 0.0)] {
+        let mut body = body(&world, capsule(), start);
+        assert!(body.penetration() > 0.2, "not inside at {start}");
+        let mut velocity = Vec3::ZERO;
+        let mut out_after = None;
+        for tick in 0..240 {
+            let input = TickInput {
+                wish_direction: Vec3::ZERO,
+                jump: false,
+                velocity,
+            };
+            velocity = controller.tick(&mut body, &input, 1.0 / 60.0).velocity;
+            assert!(body.position().is_finite() && velocity.is_finite());
+            if out_after.is_none() && body.penetration() < 0.002 {
+                out_after = Some(tick);
+            }
+        }
+        let ticks = out_after
+            .unwrap_or_else(|| panic!("still {} m inside from {start}", body.penetration()));
+        assert!(body.penetration() < 0.002, "went back inside");
+        eprintln!(
+            "spawned inside at {start}: out after {ticks} ticks, at {}",
+            body.position()
+        );
+    }
+}
+
+#[test]
+fn a_world_with_no_floor_falls_at_terminal_speed() {
+    let world = std::sync::Arc::new(kcc_parry::World::new());
+    let controller = Controller::new(settings(4.0)).unwrap();
+    let terminal = controller.settings().gravity.terminal_speed;
+    let mut body = body(&world, cylinder(), Vec3::ZERO);
+    let mut velocity = Vec3::ZERO;
+    for _ in 0..600 {
+        let input = TickInput {
+            wish_direction: Vec3::NEG_Z,
+            jump: true,
+            velocity,
+        };
+        let report = controller.tick(&mut body, &input, 1.0 / 60.0);
+        velocity = report.velocity;
+        assert!(!report.on_floor && !report.jumped);
+        assert!(velocity.y >= -terminal - 1e-3);
+        assert!(body.position().is_finite());
+    }
+    assert!(
+        (velocity.y + terminal).abs() < 1e-3,
+        "falls at {} m/s",
+        velocity.y
+    );
+}

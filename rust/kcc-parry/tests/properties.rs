@@ -6,6 +6,7 @@
 mod common;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use common::*;
 use glam::{Quat, Vec3};
@@ -148,6 +149,9 @@ fn config() -> ProptestConfig {
     }
 }
 
+/// Ticks checked so far by this test binary (printed with `--nocapture`).
+static TICKS: AtomicU64 = AtomicU64::new(0);
+
 /// What a run measured.
 #[derive(Debug, Default)]
 struct Run {
@@ -213,6 +217,8 @@ fn run(
             );
         }
     }
+    let total = TICKS.fetch_add(u64::from(out.ticks), Ordering::Relaxed) + u64::from(out.ticks);
+    eprintln!("ticks checked so far: {total}");
     Ok(out)
 }
 

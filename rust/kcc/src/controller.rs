@@ -8,7 +8,7 @@ use glam::Vec3;
 
 use crate::body::KinematicBody;
 use crate::error::ConfigError;
-use crate::floor::{horizontal, vertical};
+use crate::floor::{horizontal, unit_up, vertical};
 use crate::movement::{horizontal_velocity, vertical_speed};
 use crate::settings::ControllerSettings;
 use crate::stairs::{Ahead, step_down, step_up};
@@ -389,12 +389,7 @@ impl Controller {
 
 /// The body's up direction as a unit vector; +Y when the body reports a degenerate one.
 fn up_of<B: KinematicBody + ?Sized>(body: &B) -> Vec3 {
-    let up = body.up_direction();
-    if up.is_finite() && up.length_squared() > 1e-12 {
-        up.normalize()
-    } else {
-        Vec3::Y
-    }
+    unit_up(body.up_direction())
 }
 
 /// Splits a tick's delta into sub-steps: `None` when nothing should move.

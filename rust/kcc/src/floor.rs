@@ -28,6 +28,15 @@ pub fn usable_normal(normal: Vec3) -> Option<Vec3> {
     (length > 1e-3).then(|| normal / length)
 }
 
+/// `up` as a unit vector; +Y when it is degenerate (zero, not finite).
+pub fn unit_up(up: Vec3) -> Vec3 {
+    if up.is_finite() && up.length_squared() > 1e-12 {
+        up.normalize()
+    } else {
+        Vec3::Y
+    }
+}
+
 /// The part of `v` across `up` (along the ground plane), m or m/s as `v`.
 pub fn horizontal(v: Vec3, up: Vec3) -> Vec3 {
     v - up * v.dot(up)

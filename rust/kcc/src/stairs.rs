@@ -21,7 +21,7 @@
 use glam::Vec3;
 
 use crate::body::{Contact, KinematicBody};
-use crate::floor::{horizontal, is_walkable, slide, slope_angle, vertical};
+use crate::floor::{horizontal, is_walkable, slide, slope_angle, unit_up, vertical};
 use crate::settings::StairSettings;
 use crate::sweep::iterate_sweep;
 
@@ -78,7 +78,7 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     motion: Vec3,
     settings: &StairSettings,
 ) -> Ahead {
-    let up = body.up_direction();
+    let up = unit_up(body.up_direction());
     let max_angle = body.floor_max_angle();
     let start = body.position();
 
@@ -206,7 +206,7 @@ fn land<B: KinematicBody + ?Sized>(
     forward: Vec3,
     settings: &StairSettings,
 ) -> Option<Landing> {
-    let up = body.up_direction();
+    let up = unit_up(body.up_direction());
     let ahead = iterate_sweep(body, top, forward, settings.sweep_iterations);
     let drop = vertical(ahead.end - start, up);
     if drop <= 0.0 {
@@ -234,7 +234,7 @@ pub fn step_down<B: KinematicBody + ?Sized>(
     if !settings.step_down_enabled || settings.max_step_height <= 0.0 {
         return None;
     }
-    let up = body.up_direction();
+    let up = unit_up(body.up_direction());
     let max_angle = body.floor_max_angle();
     let start = body.position();
     let drop = settings.max_step_height;
