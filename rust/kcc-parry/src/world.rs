@@ -119,14 +119,34 @@ impl World {
     /// Deepest overlap of `shape` at `origin` with any solid, m (0 when it touches nothing).
     pub fn penetration(&self, shape: &BodyShape, origin: Vec3) -> f32 {
         let mut deepest = 0.0f64;
-        self.contacts(shape, origin.as_dvec3(), 0.0, &mut |c| {
-            deepest = deepest.max(-c.dist)
-        });
+        let origin = origin.as_dvec3();
+        let mut found = Vec::new();
+        self.contacts(shape, origin, 0.0, &mut |index, c| found.push((index, c)));
+        for (index, c) in found {
+            if let Some((_, dist)) = self.trusted(index, shape, origin, &c, DVec3::ZERO) {
+                deepest = deepest.max(-dist);
+            }
+        }
         deepest as f32
     }
 
+    /// Calls `found` with the index of the solid and each contact closer than `prediction`.
     fn contacts(
         &self,
+        shape: &BodyShape,
+        origin: DVec3,
+        prediction: f64,
+        found: &mut impl FnMut(usize, Contact),
+    ) {
+        for index in 0..self.solids.len() {
+            self.solid_contacts(index, shape, origin, prediction, &mut |c| found(index, c));
+        }
+    }
+
+    /// Contacts with one solid closer than `prediction`.
+    fn solid_contacts(
+        &self,
+        index: usize,
         shape: &BodyShape,
         origin: DVec3,
         prediction: f64,
@@ -135,9 +155,88 @@ impl World {
         let pose = shape.pose(origin);
         let aabb = shape.aabb(origin);
         let body: &dyn Shape = shape.shape.as_ref();
-        for solid in &self.solids {
-            solid.contacts(body, &pose, &aabb, prediction, found);
+        self.solids[index].contacts(body, &pose, &aabb, prediction, found);
+    }
+
+    /// The contact with solid `index` nearest to `point` (m) closer than `prediction`.
+    fn nearest_contact(
+        &self,
+        index: usize,
+        shape: &BodyShape,
+        origin: DVec3,
+        prediction: f64,
+        point: DVec3,
+    ) -> Option<Contact> {
+        let mut nearest: Option<Contact> = None;
+        self.solid_contacts(index, shape, origin, prediction, &mut |c| {
+            let closer = nearest
+                .as_ref()
+                .is_none_or(|n| c.point2.distance(point) < n.point2.distance(point));
+            if closer {
+                nearest = Some(c);
+            }
+        });
+        nearest
+    }
+
+    /// The normal (from the body toward solid `index`) and signed distance (m) of a contact
+    /// found at `origin`, when they can be trusted. Separated contacts are exact. At an exact touch the query's normal is
+    /// arbitrary, and a contact that claims a penetration may be a touch misread (measured
+    /// here: "2.8 m deep, out through the far side" for a capsule resting on a floor box): it is
+    /// trusted only if it is stable under a small step along it. Otherwise the normal is
+    /// measured again a gap away (along `retreat` first, then along the reported normal and
+    /// the axes), where the shapes are apart; `None` when no step separates them.
+    fn trusted(
+        &self,
+        index: usize,
+        shape: &BodyShape,
+        origin: DVec3,
+        contact: &Contact,
+        retreat: DVec3,
+    ) -> Option<(DVec3, f64)> {
+        if contact.dist > TOUCH_DISTANCE {
+            return Some((contact.normal1, contact.dist));
         }
+        if contact.dist < -TOUCH_DISTANCE {
+            // A minimal way out is stable: a gap's step along it leaves the same normal and a
+            // gap less depth. A misread touch (a way out through the far side) is not.
+            let out = origin - contact.normal1 * CAST_GAP;
+            let check = self.nearest_contact(index, shape, out, CAST_GAP, contact.point2);
+            let stable = check.is_some_and(|c| {
+                c.normal1.dot(contact.normal1) > 0.99
+                    && (c.dist - (contact.dist + CAST_GAP)).abs() < 0.25 * CAST_GAP
+            });
+            if stable {
+                return Some((contact.normal1, contact.dist));
+            }
+        }
+        // Step a gap away (first along the given retreat, then along the reported normal and
+        // the axes) until the shapes are apart, and measure the normal there.
+        let candidates = [
+            retreat,
+            -contact.normal1 * CAST_GAP,
+            DVec3::Y * CAST_GAP,
+            DVec3::NEG_Y * CAST_GAP,
+            DVec3::X * CAST_GAP,
+            DVec3::NEG_X * CAST_GAP,
+            DVec3::Z * CAST_GAP,
+            DVec3::NEG_Z * CAST_GAP,
+        ];
+        candidates
+            .into_iter()
+            .filter(|step| *step != DVec3::ZERO && step.is_finite())
+            .find_map(|step| {
+                let away = self.nearest_contact(
+                    index,
+                    shape,
+                    origin + step,
+                    2.0 * CAST_GAP,
+                    contact.point2,
+                )?;
+                // Moving the body by `step` changed the distance by `-step . normal`.
+                let dist = away.dist + step.dot(away.normal1);
+                (away.dist > 0.5 * CAST_GAP).then_some((away.normal1, dist))
+            })
     }
 
     /// Tests a motion of the body's shape with Godot's semantics (see `GODOT_SEMANTICS.md`):
@@ -191,18 +290,21 @@ impl World {
         let mut contacts = Vec::new();
         for _ in 0..RECOVERY_ITERATIONS {
             contacts.clear();
-            self.contacts(shape, from + recovery, margin, &mut |c| contacts.push(c));
+            self.contacts(shape, from + recovery, margin, &mut |index, c| {
+                contacts.push((index, c))
+            });
             if contacts.is_empty() {
                 break;
             }
             recovered = true;
             let mut push = DVec3::ZERO;
-            for contact in &contacts {
-                if !self.normal_is_sound(shape, from + recovery, contact) {
+            for (index, contact) in &contacts {
+                let at = from + recovery;
+                let Some((axis, dist)) = self.trusted(*index, shape, at, contact, DVec3::ZERO)
+                else {
                     continue;
-                }
-                let axis = contact.normal1;
-                let depth = margin - contact.dist + axis.dot(push);
+                };
+                let depth = margin - dist + axis.dot(push);
                 if depth > 0.0 {
                     push -= axis * depth * RECOVERY_AMOUNT;
                 }
@@ -213,55 +315,6 @@ impl World {
             recovery += push;
         }
         (recovery, recovered)
-    }
-
-    /// At an exact touch, distance queries return an arbitrary normal. A sound normal moves
-    /// the shape away when followed: check it by stepping back along it.
-    fn normal_is_sound(&self, shape: &BodyShape, origin: DVec3, contact: &Contact) -> bool {
-        if contact.dist.abs() > TOUCH_DISTANCE {
-            return true;
-        }
-        let back = origin - contact.normal1 * CAST_GAP;
-        let mut farther = false;
-        self.contacts(shape, back, 2.0 * CAST_GAP, &mut |c| {
-            if c.point2.distance(contact.point2) < 10.0 * CAST_GAP {
-                farther |= c.dist > contact.dist + 0.5 * CAST_GAP;
-            }
-        });
-        farther
-    }
-
-    /// The normal (from the solid toward the body) of a contact found at `origin`. At an exact
-    /// touch the query's normal is arbitrary, so it is measured again a cast gap back along the
-    /// motion, where the shapes are apart; `None` when even that cannot tell.
-    fn contact_normal(
-        &self,
-        shape: &BodyShape,
-        origin: DVec3,
-        direction: DVec3,
-        contact: &Contact,
-    ) -> Option<DVec3> {
-        if contact.dist.abs() > TOUCH_DISTANCE {
-            return Some(-contact.normal1);
-        }
-        if direction == DVec3::ZERO {
-            return None;
-        }
-        let mut normal = None;
-        let mut nearest = f64::MAX;
-        self.contacts(
-            shape,
-            origin - direction * CAST_GAP,
-            2.0 * CAST_GAP,
-            &mut |c| {
-                let near = c.point2.distance(contact.point2);
-                if c.dist > TOUCH_DISTANCE && near < nearest {
-                    nearest = near;
-                    normal = Some(-c.normal1);
-                }
-            },
-        );
-        normal
     }
 
     /// `Some((safe, unsafe))` fractions of `motion` when the cast touches something: safe
@@ -294,13 +347,17 @@ impl World {
     ) -> Vec<MotionCollision> {
         let direction = motion.normalize_or_zero();
         let mut found = Vec::new();
-        self.contacts(shape, origin, margin, &mut |c| found.push(c));
+        self.contacts(shape, origin, margin, &mut |index, c| {
+            found.push((index, c))
+        });
         let mut collisions = Vec::new();
-        for c in found {
-            let depth = margin - c.dist;
-            let Some(normal) = self.contact_normal(shape, origin, direction, &c) else {
+        for (index, c) in found {
+            let retreat = -direction * CAST_GAP;
+            let Some((towards, dist)) = self.trusted(index, shape, origin, &c, retreat) else {
                 continue;
             };
+            let depth = margin - dist;
+            let normal = -towards;
             if depth <= 0.0 || !normal.is_finite() {
                 continue;
             }

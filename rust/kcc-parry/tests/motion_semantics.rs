@@ -165,3 +165,38 @@ fn a_jump_is_not_snapped_back_and_lands_again() {
     assert!((50..=60).contains(&tick), "landed after {tick} ticks");
     assert!(body.position().y.abs() < 0.01);
 }
+
+#[test]
+fn a_body_exactly_touching_a_floor_is_never_pushed_into_it() {
+    // At an exact touch distance queries return arbitrary normals (for a 40 m box: "2.8 m deep,
+    // out through the far side"); the world must not trust them.
+    for size in [2.0f32, 20.0, 40.0, 60.0, 200.0] {
+        let floor =
+            geometry::aabb_box(Vec3::new(0.0, -0.5, 0.0), Vec3::new(size, 1.0, size)).unwrap();
+        let world = std::sync::Arc::new({
+            let mut w = kcc_parry::World::new();
+            w.add(floor);
+            w
+        });
+        for shape in [capsule(), cylinder()] {
+            let mut body = body(&world, shape, Vec3::ZERO);
+            for motion in [
+                Vec3::new(0.0, 0.0, -0.05),
+                Vec3::new(0.0, -0.05, 0.0),
+                Vec3::ZERO,
+            ] {
+                let test = body.test_move(Vec3::ZERO, motion);
+                assert!(
+                    test.travel.y > -1e-4,
+                    "{size} m floor, {shape:?}, {motion}: {:?}",
+                    test.travel
+                );
+                assert!(
+                    test.travel.y < 0.002,
+                    "{size} m floor: pushed up by {}",
+                    test.travel.y
+                );
+            }
+        }
+    }
+}

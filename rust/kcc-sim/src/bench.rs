@@ -46,12 +46,16 @@ impl Cost {
 fn commands(scenario: &Scenario, rate: f64, ticks: u64) -> Vec<Command> {
     (0..ticks)
         .map(|i| {
-            scenario
-                .input_at(i as f64 / rate)
-                .map_or(Command { wish: Vec3::ZERO, jump: false }, |s| Command {
+            scenario.input_at(i as f64 / rate).map_or(
+                Command {
+                    wish: Vec3::ZERO,
+                    jump: false,
+                },
+                |s| Command {
                     wish: s.wish,
                     jump: s.jump,
-                })
+                },
+            )
         })
         .collect()
 }
@@ -158,7 +162,10 @@ pub fn bench(dir: &Path, options: &BenchOptions) -> Result<(), String> {
     let mut kcc: Vec<(Box<dyn Mover>, usize)> = (0..n)
         .map(|i| {
             let index = i % scenarios.len();
-            (Box::new(KccMover::new(&scenarios[index])) as Box<dyn Mover>, index)
+            (
+                Box::new(KccMover::new(&scenarios[index])) as Box<dyn Mover>,
+                index,
+            )
         })
         .collect();
     let kcc_tick = crowd(&mut kcc, &commands, options.crowd_ticks);

@@ -20,6 +20,12 @@ pub struct Check {
     pub limit: f64,
 }
 
+/// `value` as the f64 with the same decimal digits (0.35f32 becomes 0.35, not
+/// 0.3499999940395355), so limits print as they were written.
+fn decimal(value: f32) -> f64 {
+    value.to_string().parse().unwrap_or(f64::from(value))
+}
+
 /// Whether `value` is at most `limit`.
 fn at_most(name: &'static str, value: Option<f64>, limit: f64) -> Check {
     Check {
@@ -54,21 +60,21 @@ pub fn evaluate(scenario: &Scenario, run: &Run, metrics: &Metrics) -> Vec<Check>
             .filter(|t| t.time <= before + 1e-9)
             .map(|t| f64::from(t.position.distance(target)))
             .reduce(f64::min);
-        checks.push(at_most("reach", closest, f64::from(reach.radius)));
+        checks.push(at_most("reach", closest, decimal(reach.radius)));
     }
     if let Some(near) = expect.end_near {
         let distance = metrics.final_position.distance(Vec3::from(near.position));
         checks.push(at_most(
             "end_near",
             Some(f64::from(distance)),
-            f64::from(near.radius),
+            decimal(near.radius),
         ));
     }
     if let Some(limit) = expect.never_above {
         checks.push(at_most(
             "never_above",
             Some(metrics.highest),
-            f64::from(limit),
+            decimal(limit),
         ));
     }
     if let Some(limit) = expect.max_airborne_ticks {
@@ -82,35 +88,35 @@ pub fn evaluate(scenario: &Scenario, run: &Run, metrics: &Metrics) -> Vec<Check>
         checks.push(at_least(
             "min_grounded_ratio",
             Some(metrics.grounded_ratio),
-            f64::from(limit),
+            decimal(limit),
         ));
     }
     if let Some(limit) = expect.speed_ratio_min {
         checks.push(at_least(
             "speed_ratio_min",
             metrics.speed_ratio.map(|s| s.min),
-            f64::from(limit),
+            decimal(limit),
         ));
     }
     if let Some(limit) = expect.speed_ratio_max {
         checks.push(at_most(
             "speed_ratio_max",
             metrics.speed_ratio.map(|s| s.max),
-            f64::from(limit),
+            decimal(limit),
         ));
     }
     if let Some(limit) = expect.max_step_per_tick {
         checks.push(at_most(
             "max_step_per_tick",
             Some(metrics.max_step_per_tick),
-            f64::from(limit),
+            decimal(limit),
         ));
     }
     if let Some(limit) = expect.max_penetration {
         checks.push(at_most(
             "max_penetration",
             Some(metrics.max_penetration),
-            f64::from(limit),
+            decimal(limit),
         ));
     }
     if let Some(limit) = expect.max_steps {

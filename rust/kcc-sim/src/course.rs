@@ -33,8 +33,8 @@ pub fn build(spec: &SolidSpec, base: &Path) -> Result<Vec<Solid>, SolidError> {
             let [x, y, z] = b.rotation_deg.unwrap_or([0.0; 3]).map(f32::to_radians);
             // Godot's rotation_degrees: Euler angles applied in Y, X, Z order.
             let rotation = Quat::from_euler(EulerRot::YXZ, y, x, z);
-            let solid = geometry::cuboid(b.center.into(), b.size.into(), rotation)
-                .map_err(fail("box"))?;
+            let solid =
+                geometry::cuboid(b.center.into(), b.size.into(), rotation).map_err(fail("box"))?;
             Ok(vec![solid])
         }
         SolidSpec::Stairs(s) => geometry::stairs(

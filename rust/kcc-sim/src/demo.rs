@@ -36,15 +36,15 @@ pub fn demo(dir: &Path, out: &Path, rates: &[f64]) -> Result<Summary, String> {
 
     let kinds = [ControllerKind::Kcc, ControllerKind::Rapier];
     let total = scenarios.len() * rates.len() * kinds.len();
+    let rate_list = rates
+        .iter()
+        .map(|r| r.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
     eprintln!(
-        "kcc-sim demo: {} scenarios from {}, at {} Hz, with kcc and rapier ({total} runs)",
+        "kcc-sim demo: {} scenarios from {}, at {rate_list} Hz, with kcc and rapier ({total} runs)",
         scenarios.len(),
         dir.display(),
-        rates
-            .iter()
-            .map(|r| r.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
     );
     let plots = out.join("plots");
     let traces = out.join("traces");
@@ -53,17 +53,19 @@ pub fn demo(dir: &Path, out: &Path, rates: &[f64]) -> Result<Summary, String> {
     let mut written: Vec<PathBuf> = Vec::new();
     for scenario in &scenarios {
         let profile = Profile::new(&scenario.world);
-        let mut mine = Vec::new();
-        let mut own_rate = rates.to_vec();
-        if !own_rate.contains(&scenario.tick_rate) {
-            own_rate.push(scenario.tick_rate);
+        let mut scenario_outcomes = Vec::new();
+        let mut scenario_rates = rates.to_vec();
+        if !scenario_rates.contains(&scenario.tick_rate) {
+            scenario_rates.push(scenario.tick_rate);
         }
-        for &rate in &own_rate {
+        for &rate in &scenario_rates {
             for kind in kinds {
                 let outcome = Outcome::new(scenario, run::run(scenario, kind, rate));
                 if rate == scenario.tick_rate {
                     let write = |e: std::io::Error| format!("{}: {e}", out.display());
-                    written.push(plot::write(scenario, &outcome.run, &profile, &plots).map_err(write)?);
+                    written.push(
+                        plot::write(scenario, &outcome.run, &profile, &plots).map_err(write)?,
+                    );
                     trace::write(&outcome.run, &traces).map_err(write)?;
                 }
                 if rates.contains(&rate) {
@@ -78,19 +80,15 @@ pub fn demo(dir: &Path, out: &Path, rates: &[f64]) -> Result<Summary, String> {
                         outcome.checks.len()
                     );
                 }
-                mine.push(outcome);
+                scenario_outcomes.push(outcome);
             }
         }
-        outcomes.push(mine);
+        outcomes.push(scenario_outcomes);
     }
 
-    println!("Pass per tick rate ({} Hz): every check of a scenario passed (P) or not (F)", {
-        rates
-            .iter()
-            .map(|r| r.to_string())
-            .collect::<Vec<_>>()
-            .join(", ")
-    });
+    println!(
+        "Pass per tick rate ({rate_list} Hz): every check of a scenario passed (P) or not (F)"
+    );
     println!("{:<24}  {:<14}  {:<14}", "scenario", "kcc", "rapier");
     let mut summary = Summary {
         kcc: (0, 0),
@@ -126,7 +124,10 @@ pub fn demo(dir: &Path, out: &Path, rates: &[f64]) -> Result<Summary, String> {
     println!("Side by side at each scenario's own tick rate:");
     println!("{}", report::table_header());
     for (scenario, runs) in scenarios.iter().zip(&outcomes) {
-        for outcome in runs.iter().filter(|o| o.run.tick_rate == scenario.tick_rate) {
+        for outcome in runs
+            .iter()
+            .filter(|o| o.run.tick_rate == scenario.tick_rate)
+        {
             println!("{}", report::table_row(outcome));
         }
     }
@@ -136,7 +137,9 @@ pub fn demo(dir: &Path, out: &Path, rates: &[f64]) -> Result<Summary, String> {
          and ceiling under the path): {} ({} SVG files, e.g. {})",
         plots.display(),
         written.len(),
-        written.first().map_or(String::new(), |p| p.display().to_string())
+        written
+            .first()
+            .map_or(String::new(), |p| p.display().to_string())
     );
     println!("Per-tick traces: {} (CSV)", traces.display());
     Ok(summary)

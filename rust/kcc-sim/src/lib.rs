@@ -8,6 +8,8 @@
 //!
 //! Units: m, s, m/s, Hz; angles in degrees in scenario files.
 
+#![warn(missing_docs)]
+
 pub mod bench;
 pub mod checks;
 pub mod course;

@@ -13,7 +13,7 @@ use kcc_sim::course::{self, Profile};
 use kcc_sim::demo::{self, DEMO_RATES};
 use kcc_sim::report::{self, Outcome};
 use kcc_sim::run::{self, ControllerKind};
-use kcc_sim::scenario::{MAX_TICK_RATE, Scenario};
+use kcc_sim::scenario::{MAX_TICK_RATE, MAX_TICKS, Scenario};
 use kcc_sim::{plot, trace};
 
 /// Headless scenario runner for the kcc character controller.
@@ -163,6 +163,18 @@ fn run_files(args: &RunArgs) -> Result<bool, String> {
         .map(|f| Scenario::load(f))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())?;
+
+    for scenario in &scenarios {
+        for &rate in &args.tick_rate {
+            if scenario.ticks(rate) > MAX_TICKS {
+                return Err(format!(
+                    "--tick-rate {rate}: scenario {} would run {} ticks, more than {MAX_TICKS}",
+                    scenario.name,
+                    scenario.ticks(rate)
+                ));
+            }
+        }
+    }
 
     let mut all_passed = true;
     let mut json = Vec::new();

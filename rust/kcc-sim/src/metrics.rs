@@ -106,10 +106,7 @@ pub fn measure(scenario: &Scenario, run: &Run) -> Metrics {
 
     let mut nanos: Vec<u64> = ticks.iter().map(|t| t.nanos).collect();
     nanos.sort_unstable();
-    let queries: Option<Vec<f64>> = ticks
-        .iter()
-        .map(|t| t.queries.map(|q| q as f64))
-        .collect();
+    let queries: Option<Vec<f64>> = ticks.iter().map(|t| t.queries.map(|q| q as f64)).collect();
 
     Metrics {
         ticks: ticks.len(),

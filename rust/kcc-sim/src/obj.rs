@@ -80,7 +80,8 @@ mod tests {
 
     #[test]
     fn quads_are_fanned_and_references_resolved() {
-        let (v, t) = parse("# a quad\nv 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nf 1/1 2/2 3/3 -1\n").unwrap();
+        let (v, t) =
+            parse("# a quad\nv 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nf 1/1 2/2 3/3 -1\n").unwrap();
         assert_eq!(v.len(), 4);
         assert_eq!(t, vec![[0, 1, 2], [0, 2, 3]]);
     }

@@ -1,5 +1,6 @@
 //! SVG plots of a run: the height of the body and of the smoothed camera against the distance
-//! travelled, over the profile of the geometry under the path (floor below, ceiling above).
+//! travelled, over the profile of the geometry under the path (floor below, ceiling above, and
+//! 1 m beyond where the body stopped), with the top of the shape to show the headroom.
 
 use std::path::{Path, PathBuf};
 
@@ -13,6 +14,9 @@ use crate::scenario::Scenario;
 /// Longest horizontal gap between two profile samples, m: ticks further apart are subdivided so
 /// that step edges stay sharp at low tick rates.
 const PROFILE_SPACING: f32 = 0.02;
+
+/// How far beyond the end of the path the profile goes, m (along the last direction moved).
+const LOOK_AHEAD: f32 = 1.0;
 
 /// Plot size, pixels.
 const SIZE: (u32, u32) = (1100, 520);
@@ -57,6 +61,7 @@ fn draw(
     let mut samples = Vec::new();
     let mut distance = 0.0f64;
     let mut previous = run.start;
+    let mut heading = Vec3::ZERO;
     let mut sample = |at: Vec3, distance: f64| {
         let origin = at + Vec3::Y * lift;
         samples.push(Sample {
@@ -79,18 +84,28 @@ fn draw(
         }
         distance += f64::from(length);
         previous = tick.position;
+        if length > 1e-6 {
+            heading = step / length;
+        }
         body.push((distance, f64::from(tick.position.y)));
-        camera.push((
-            distance,
-            f64::from(tick.position.y + tick.camera_offset),
-        ));
+        camera.push((distance, f64::from(tick.position.y + tick.camera_offset)));
     }
+    // The geometry a little beyond where the body stopped: what stopped it.
+    let pieces = (LOOK_AHEAD / PROFILE_SPACING).ceil() as u32;
+    for piece in 1..=pieces {
+        let ahead = LOOK_AHEAD * piece as f32 / pieces as f32;
+        sample(previous + heading * ahead, distance + f64::from(ahead));
+    }
+    let head: Vec<(f64, f64)> = body
+        .iter()
+        .map(|(d, y)| (*d, y + f64::from(height)))
+        .collect();
 
     let heights = body.iter().chain(&camera).map(|(_, y)| *y);
     let floors = samples.iter().filter_map(|s| s.floor);
     let low = heights.clone().chain(floors).fold(f64::INFINITY, f64::min) - 0.3;
     let high = heights.fold(f64::NEG_INFINITY, f64::max) + f64::from(height) + 0.3;
-    let far = distance.max(0.5);
+    let far = samples.last().map_or(0.0, |s| s.distance).max(0.5);
 
     let root = SVGBackend::new(path, SIZE).into_drawing_area();
     root.fill(&WHITE)?;
@@ -123,7 +138,9 @@ fn draw(
             solid.mix(0.5),
         ))?
         .label("floor under the path")
-        .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 20, y + 5)], solid.mix(0.5).filled()));
+        .legend(move |(x, y)| {
+            Rectangle::new([(x, y - 5), (x + 20, y + 5)], solid.mix(0.5).filled())
+        });
     let ceiling = RGBColor(120, 90, 60);
     chart
         .draw_series(AreaSeries::new(
@@ -137,6 +154,11 @@ fn draw(
         .legend(move |(x, y)| {
             Rectangle::new([(x, y - 5), (x + 20, y + 5)], ceiling.mix(0.4).filled())
         });
+    let top = RGBColor(90, 140, 230);
+    chart
+        .draw_series(LineSeries::new(head, top.stroke_width(1)))?
+        .label("top of the shape")
+        .legend(move |(x, y)| PathElement::new([(x, y), (x + 20, y)], top.stroke_width(1)));
     chart
         .draw_series(LineSeries::new(body, BLUE.stroke_width(2)))?
         .label("body (bottom of the shape)")

@@ -5,9 +5,10 @@
 //! `min_step_depth`, snap to ground = `max_step_height`, max slope climb angle and min slope
 //! slide angle = the floor max angle. Step up off means no autostep, step down off no snapping.
 //! Rapier's own offset (1 % of the shape's height) is kept: the shape floats that far above the
-//! floor. The velocity carried to the next tick is the horizontal part of the move Rapier made;
-//! vertically, zero on the floor, Rapier's rise when a jump was cut short by a ceiling, and our
-//! gravity otherwise.
+//! floor. The velocity carried to the next tick is, horizontally, the movement model's own (the
+//! desired velocity, as Rapier's examples drive it: Rapier returns a translation, not a slid
+//! velocity); vertically, zero on the floor, Rapier's rise when a jump was cut short by a
+//! ceiling, and our gravity otherwise.
 
 use std::rc::Rc;
 
@@ -24,9 +25,9 @@ use crate::run::{Command, Moved, Mover};
 use crate::scenario::Scenario;
 
 /// A tick counts as a stair step for Rapier (which reports none) when the body is on the floor
-/// before and after and its vertical move exceeds, by more than this (m), what the slope of the
-/// floor it lands on explains over the horizontal distance moved. Our controller's own rule for
-/// steps down uses the same 1 cm.
+/// before and after and its vertical move exceeds, by more than this (m), what the steeper of the
+/// floors under it before and after explains over the horizontal distance moved. Our
+/// controller's own rule for steps down uses the same 1 cm.
 pub const STEP_TOLERANCE: f32 = 0.01;
 
 /// Rapier's controller moving a shape through the scenario's solids.
@@ -41,6 +42,8 @@ pub struct RapierMover {
     grounded: bool,
     /// The last tick's move, m, and whether it began on the floor.
     last_move: (Vec3, bool),
+    /// Slope of the floor under the shape after the last tick, rad.
+    slope: f32,
     /// A body in the parry world that follows the shape, to measure overlaps and floor slopes
     /// with the same geometry as our controller sees.
     probe: ParryBody,
@@ -100,6 +103,7 @@ impl RapierMover {
             velocity: scenario.start.velocity,
             grounded: false,
             last_move: (Vec3::ZERO, false),
+            slope: 0.0,
             probe,
         }
     }
@@ -140,14 +144,9 @@ impl Mover for RapierMover {
         let desired = (run + Vec3::Y * rise) * dt;
         let pose = Pose::from_translation(self.position + Vec3::Y * self.half_height);
         let queries = self.physics.query_pipeline();
-        let moved = self.controller.move_shape(
-            dt,
-            &queries,
-            self.shape.as_ref(),
-            &pose,
-            desired,
-            |_| {},
-        );
+        let moved =
+            self.controller
+                .move_shape(dt, &queries, self.shape.as_ref(), &pose, desired, |_| {});
         self.last_move = (moved.translation, self.grounded);
         self.position += moved.translation;
         self.grounded = moved.grounded;
@@ -159,7 +158,7 @@ impl Mover for RapierMover {
         } else {
             rise
         };
-        self.velocity = horizontal(moved.translation, Vec3::Y) / dt + Vec3::Y * vertical;
+        self.velocity = run + Vec3::Y * vertical;
         Moved {
             velocity: self.velocity,
             on_floor: self.grounded,
@@ -168,11 +167,13 @@ impl Mover for RapierMover {
 
     fn stepped(&mut self) -> Option<f32> {
         let (translation, was_grounded) = self.last_move;
+        let slope_before = self.slope;
+        self.slope = self.floor_slope();
         if !(was_grounded && self.grounded) {
             return None;
         }
         let distance = horizontal(translation, Vec3::Y).length();
-        let explained = distance * self.floor_slope().tan();
+        let explained = distance * slope_before.max(self.slope).tan();
         (translation.y.abs() > explained + STEP_TOLERANCE).then_some(translation.y)
     }
 

@@ -190,11 +190,7 @@ impl Run {
                 }
             })
             .collect();
-        format!(
-            "{name}_{}hz_{}",
-            self.tick_rate,
-            self.controller.name()
-        )
+        format!("{name}_{}hz_{}", self.tick_rate, self.controller.name())
     }
 }
 

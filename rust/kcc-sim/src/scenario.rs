@@ -6,7 +6,7 @@
 //! `deny_unknown_fields` (unknown keys, wrong types, missing keys), then the meaning (ranges,
 //! one kind per solid, settings the controller accepts, geometry that can be built).
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
 use glam::{Vec2, Vec3};
@@ -23,6 +23,9 @@ pub const MAX_TICK_RATE: f64 = 10_000.0;
 
 /// Longest simulated time of a scenario, s.
 pub const MAX_DURATION: f64 = 3_600.0;
+
+/// Most ticks one run may have (duration times tick rate): a run keeps a record of every tick.
+pub const MAX_TICKS: u64 = 2_000_000;
 
 /// A scenario that cannot be used. Every variant names the file; the `Invalid` variant also
 /// names the table (`top level`, `character`, `start`, `solid #2`, `input #1`, `expect`) and the
@@ -69,8 +72,6 @@ pub enum ScenarioError {
 pub struct Scenario {
     /// Name from the file.
     pub name: String,
-    /// The file it was read from.
-    pub file: PathBuf,
     /// Tick rate asked for by the file, Hz (60 when absent).
     pub tick_rate: f64,
     /// Simulated time, s.
@@ -400,29 +401,19 @@ impl Scenario {
                 format!("{value} is not a finite number"),
             ));
         }
-        let raw: RawScenario =
-            serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
-                let segments = path_segments(e.path());
+        let raw: RawScenario = serde_path_to_error::deserialize(toml::Value::Table(table))
+            .map_err(|e| {
+                let mut segments = path_segments(e.path());
                 let message = e.inner().message().trim().to_string();
-                let (table, key) = match missing_field(&message) {
-                    Some(field) => {
-                        let (table, inner) = table_and_key(&segments);
-                        let key = if inner.is_empty() {
-                            field.to_string()
-                        } else if table == "top level" {
-                            // A missing key of a top-level table: the table is the path.
-                            return invalid(&inner, field, message.clone());
-                        } else {
-                            format!("{inner}.{field}")
-                        };
-                        (table, key)
-                    }
-                    None => table_and_key(&segments),
-                };
+                // A missing key is reported at the table that lacks it: add the key's name.
+                if let Some(field) = missing_field(&message) {
+                    segments.push(Segment::Key(field.to_string()));
+                }
+                let (table, key) = table_and_key(&segments);
                 invalid(&table, &key, message)
             })?;
         let base = path.parent().unwrap_or(Path::new("."));
-        build(raw, path, base, &invalid)
+        build(raw, base, &invalid)
     }
 
     /// Number of ticks the scenario runs at `rate` Hz.
@@ -443,7 +434,6 @@ impl Scenario {
 /// Turns the raw model into a validated scenario.
 fn build(
     raw: RawScenario,
-    path: &Path,
     base: &Path,
     invalid: &dyn Fn(&str, &str, String) -> ScenarioError,
 ) -> Result<Scenario, ScenarioError> {
@@ -469,24 +459,32 @@ fn build(
             ),
         ));
     }
-    let character = character(&raw.character)
-        .map_err(|(key, message)| invalid("character", &key, message))?;
+    if raw.duration * tick_rate > MAX_TICKS as f64 {
+        return Err(invalid(
+            TOP,
+            "duration",
+            format!(
+                "{} s at {tick_rate} Hz is more than {MAX_TICKS} ticks",
+                raw.duration
+            ),
+        ));
+    }
+    let character =
+        character(&raw.character).map_err(|(key, message)| invalid("character", &key, message))?;
 
     let mut world = World::new();
     for (index, solid) in raw.solid.into_iter().enumerate() {
         let table = format!("solid #{}", index + 1);
-        let spec = solid_kind(solid).map_err(|message| {
-            invalid(&table, &SOLID_KINDS.join(" | "), message)
-        })?;
-        let solids =
-            course::build(&spec, base).map_err(|e| invalid(&table, &e.key, e.message))?;
+        let spec = solid_kind(solid)
+            .map_err(|message| invalid(&table, &SOLID_KINDS.join(" | "), message))?;
+        let solids = course::build(&spec, base).map_err(|e| invalid(&table, &e.key, e.message))?;
         world.extend(solids);
     }
 
     let mut input = Vec::new();
     for (index, segment) in raw.input.iter().enumerate() {
         let table = format!("input #{}", index + 1);
-        if !(segment.duration > 0.0) {
+        if segment.duration <= 0.0 {
             return Err(invalid(
                 &table,
                 "duration",
@@ -520,7 +518,6 @@ fn build(
 
     Ok(Scenario {
         name: raw.name,
-        file: path.to_path_buf(),
         tick_rate,
         duration: raw.duration,
         character,
@@ -751,10 +748,7 @@ enum Segment {
 }
 
 /// Depth-first search for a NaN or infinite float; returns its path and value.
-fn first_non_finite(
-    table: &toml::Table,
-    path: &mut Vec<Segment>,
-) -> Option<(Vec<Segment>, f64)> {
+fn first_non_finite(table: &toml::Table, path: &mut Vec<Segment>) -> Option<(Vec<Segment>, f64)> {
     for (key, value) in table {
         path.push(Segment::Key(key.clone()));
         if let Some(found) = non_finite_in(value, path) {
@@ -799,7 +793,9 @@ fn path_segments(path: &serde_path_to_error::Path) -> Vec<Segment> {
 /// it (dotted, with `[i]` for array elements counted from 0).
 fn table_and_key(segments: &[Segment]) -> (String, String) {
     let (table, rest) = match segments {
-        [Segment::Key(name), Segment::Index(i), rest @ ..] if name == "solid" || name == "input" => {
+        [Segment::Key(name), Segment::Index(i), rest @ ..]
+            if name == "solid" || name == "input" =>
+        {
             (format!("{name} #{}", i + 1), rest)
         }
         [Segment::Key(name), rest @ ..]

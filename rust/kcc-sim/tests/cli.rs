@@ -1,0 +1,257 @@
+//! The `kcc-sim` binary: exit codes, JSON fields, traces and plots.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A fresh folder for one test's files.
+fn folder(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kcc-sim-cli-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A short walk on flat ground toward -Z, with the `[expect]` keys given.
+fn scenario(dir: &Path, name: &str, expect: &str) -> PathBuf {
+    let path = dir.join(format!("{name}.toml"));
+    let text = format!(
+        "name = \"{name}\"\nduration = 0.5\n[start]\nposition = [0, 0.02, 0]\n\
+         [[solid]]\nbox = {{ center = [0, -0.5, 0], size = [20, 1, 20] }}\n\
+         [[input]]\nduration = 0.5\nmove = [0, -1]\n[expect]\n{expect}"
+    );
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn kcc_sim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kcc-sim"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn exit_code_is_0_when_every_check_passes_and_1_when_one_fails() {
+    let dir = folder("exit");
+    let good = scenario(&dir, "good", "max_airborne_ticks = 0\nnever_above = 0.1\n");
+    let bad = scenario(
+        &dir,
+        "bad",
+        "reach = { position = [0, 0, -50], radius = 0.5 }\n",
+    );
+    let out = kcc_sim(&["run", good.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let table = text(&out.stdout);
+    assert!(table.contains("good") && table.contains("PASS"), "{table}");
+
+    let out = kcc_sim(&["run", good.to_str().unwrap(), bad.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let table = text(&out.stdout);
+    assert!(table.contains("FAIL") && table.contains("reach"), "{table}");
+
+    // Rapier's runs are reported too, and count for the exit code when asked for.
+    let out = kcc_sim(&["run", good.to_str().unwrap(), "--controller", "both"]);
+    assert!(text(&out.stdout).contains("rapier"));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn exit_code_is_2_on_invalid_input_with_file_table_and_key() {
+    let dir = folder("invalid");
+    let good = scenario(&dir, "good", "");
+    let broken = dir.join("broken.toml");
+    std::fs::write(
+        &broken,
+        "name = \"x\"\nduration = 1\n[start]\nposition = [0, 0, 0]\n[character]\nmax_speed = nan\n",
+    )
+    .unwrap();
+    // An invalid file stops the whole run before anything runs.
+    let out = kcc_sim(&["run", good.to_str().unwrap(), broken.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let message = text(&out.stderr);
+    assert!(
+        message.contains("broken.toml: table [character], key `max_speed`"),
+        "{message}"
+    );
+    assert!(text(&out.stdout).is_empty());
+
+    for args in [
+        vec!["run", good.to_str().unwrap(), "--tick-rate", "0"],
+        vec!["run", good.to_str().unwrap(), "--tick-rate", "sixty"],
+        vec!["run", good.to_str().unwrap(), "--controller", "jolt"],
+        vec!["run", "--no-such-flag", good.to_str().unwrap()],
+        vec!["run"],
+        vec!["run", dir.join("missing.toml").to_str().unwrap()],
+        vec!["fly"],
+    ] {
+        let out = kcc_sim(&args);
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        assert!(!out.stderr.is_empty(), "{args:?}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn json_has_every_required_field() {
+    let dir = folder("json");
+    let good = scenario(
+        &dir,
+        "good",
+        "max_airborne_ticks = 0\nspeed_ratio_min = 0.5\n",
+    );
+    let out = kcc_sim(&[
+        "run",
+        good.to_str().unwrap(),
+        "--json",
+        "--tick-rate",
+        "30,60",
+        "--controller",
+        "both",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let runs: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let runs = runs.as_array().unwrap();
+    assert_eq!(runs.len(), 4);
+    for run in runs {
+        for field in [
+            "scenario",
+            "controller",
+            "tick_rate",
+            "ticks",
+            "final_position",
+            "passed",
+            "checks",
+            "airborne_ticks",
+            "grounded_ratio",
+            "horizontal_speed",
+            "steps_up",
+            "steps_down",
+            "max_step_per_tick",
+            "max_penetration",
+            "queries_per_tick",
+            "ns_per_tick",
+        ] {
+            assert!(run.get(field).is_some(), "{field} missing in {run}");
+        }
+        assert_eq!(run["scenario"], "good");
+        assert_eq!(run["final_position"].as_array().unwrap().len(), 3);
+        for key in ["min", "mean", "max"] {
+            assert!(run["horizontal_speed"][key].is_number(), "{run}");
+        }
+        assert!(run["ns_per_tick"]["median"].is_number());
+        let checks = run["checks"].as_array().unwrap();
+        assert_eq!(checks.len(), 2);
+        for check in checks {
+            for field in ["name", "passed", "value", "limit"] {
+                assert!(check.get(field).is_some(), "{field} missing in {check}");
+            }
+        }
+        assert_eq!(checks[0]["name"], "max_airborne_ticks");
+        assert_eq!(checks[0]["limit"], 0.0);
+        match run["controller"].as_str().unwrap() {
+            "kcc" => assert!(run["queries_per_tick"]["max"].as_f64().unwrap() <= 3.0),
+            "rapier" => assert!(run["queries_per_tick"]["mean"].is_null()),
+            other => panic!("controller {other}"),
+        }
+    }
+    assert_eq!(runs[0]["tick_rate"], 30.0);
+    assert_eq!(runs[0]["ticks"], 15);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn trace_and_plot_are_written() {
+    let dir = folder("files");
+    let good = scenario(&dir, "good", "");
+    let traces = dir.join("traces");
+    let plots = dir.join("plots");
+    let out = kcc_sim(&[
+        "run",
+        good.to_str().unwrap(),
+        "--trace",
+        traces.to_str().unwrap(),
+        "--plot",
+        plots.to_str().unwrap(),
+        "--controller",
+        "both",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    for controller in ["kcc", "rapier"] {
+        let csv =
+            std::fs::read_to_string(traces.join(format!("good_60hz_{controller}.csv"))).unwrap();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines[0], kcc_sim::trace::HEADER);
+        assert_eq!(lines.len(), 1 + 30);
+        let columns = lines[0].split(',').count();
+        assert!(lines.iter().all(|l| l.split(',').count() == columns));
+        let svg =
+            std::fs::read_to_string(plots.join(format!("good_60hz_{controller}.svg"))).unwrap();
+        assert!(
+            svg.starts_with("<svg") && svg.contains("distance travelled"),
+            "{controller}"
+        );
+    }
+    // An output folder that cannot be made is an error, exit 2.
+    let blocker = dir.join("file");
+    std::fs::write(&blocker, "").unwrap();
+    let out = kcc_sim(&[
+        "run",
+        good.to_str().unwrap(),
+        "--trace",
+        blocker.join("x").to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn demo_runs_a_course_with_both_controllers_and_writes_plots() {
+    let dir = folder("demo");
+    let course = dir.join("course");
+    std::fs::create_dir_all(&course).unwrap();
+    scenario(&course, "walk", "max_airborne_ticks = 0\n");
+    let out = dir.join("out");
+    let result = kcc_sim(&[
+        "demo",
+        "--scenarios",
+        course.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(result.status.code(), Some(0), "{}", text(&result.stderr));
+    let stdout = text(&result.stdout);
+    assert!(
+        stdout.contains("runs passed: kcc 4 of 4, rapier"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("walk_60hz_kcc.svg"), "{stdout}");
+    assert!(
+        text(&result.stderr).contains("[  8/8]"),
+        "{}",
+        text(&result.stderr)
+    );
+    for controller in ["kcc", "rapier"] {
+        assert!(
+            out.join(format!("plots/walk_60hz_{controller}.svg"))
+                .is_file()
+        );
+        assert!(
+            out.join(format!("traces/walk_60hz_{controller}.csv"))
+                .is_file()
+        );
+    }
+    let empty = dir.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let result = kcc_sim(&["demo", "--scenarios", empty.to_str().unwrap()]);
+    assert_eq!(result.status.code(), Some(2));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -1,0 +1,386 @@
+//! Scenario files: a valid file with every kind of solid loads, and every kind of mistake is an
+//! error that names the file, the table and the key.
+
+use std::path::{Path, PathBuf};
+
+use glam::Vec3;
+use kcc_sim::scenario::{Scenario, ScenarioError};
+
+const FILE: &str = "course/test.toml";
+
+/// A minimal valid scenario; `extra` is appended (more tables, or keys of `[expect]`).
+fn with(extra: &str) -> String {
+    format!(
+        "name = \"t\"\nduration = 1.0\n[start]\nposition = [0, 0.02, 0]\n\
+         [[solid]]\nbox = {{ center = [0, -0.5, 0], size = [10, 1, 10] }}\n{extra}"
+    )
+}
+
+/// The minimal valid scenario with `keys` added at the top level.
+fn top(keys: &str) -> String {
+    format!("{keys}\n{}", with(""))
+}
+
+fn parse(text: &str) -> Result<Scenario, ScenarioError> {
+    Scenario::parse(Path::new(FILE), text)
+}
+
+/// The error of `text`, which must name the file, `table` and `key`.
+fn invalid(text: &str, table: &str, key: &str) -> String {
+    let error = match parse(text) {
+        Ok(_) => panic!("accepted:\n{text}"),
+        Err(e) => e,
+    };
+    match &error {
+        ScenarioError::Invalid {
+            file,
+            table: t,
+            key: k,
+            ..
+        } => {
+            assert_eq!(file, FILE);
+            assert_eq!((t.as_str(), k.as_str()), (table, key), "{error}");
+        }
+        other => panic!("not an Invalid error: {other}"),
+    }
+    let message = error.to_string();
+    assert!(message.starts_with(FILE), "{message}");
+    assert!(message.contains(&format!("[{table}]")), "{message}");
+    assert!(message.contains(&format!("`{key}`")), "{message}");
+    message
+}
+
+#[test]
+fn the_issue_example_loads_with_every_kind_of_solid() {
+    let dir = std::env::temp_dir().join(format!("kcc-sim-parse-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("meshes")).unwrap();
+    std::fs::write(
+        dir.join("meshes/level.obj"),
+        "v -1 0 -1\nv 1 0 -1\nv 1 0 1\nv -1 0 1\nf 1 2 3 4\n",
+    )
+    .unwrap();
+    let text = r#"
+name = "stairs_up"
+tick_rate = 60
+duration = 4.0
+
+[character]
+shape = "capsule"
+radius = 0.4
+height = 1.8
+max_step_height = 0.5
+
+[start]
+position = [0.0, 0.0, 0.0]
+velocity = [0.0, 0.0, 0.0]
+
+[[solid]]
+box = { center = [0, -0.5, 0], size = [20, 1, 20], rotation_deg = [0, 0, 0] }
+[[solid]]
+stairs = { origin = [0, 0, -2], direction = [0, 0, -1], count = 10, rise = 0.3, run = 0.3, width = 4 }
+[[solid]]
+spiral = { center = [5, 0, 0], inner_radius = 0.5, outer_radius = 2.0, count = 16, rise = 0.2, step_angle_deg = 22.5 }
+[[solid]]
+ramp = { origin = [-5, 0, 0], direction = [0, 0, -1], angle_deg = 30, length = 6, width = 3 }
+[[solid]]
+convex = { points = [[0,0,0], [1,0,0], [0,1,0], [0,0,1]] }
+[[solid]]
+mesh = { obj = "meshes/level.obj", offset = [0, 0, 0] }
+
+[[input]]
+duration = 2.0
+move = [0.0, -1.0]
+yaw_deg = 0.0
+jump = false
+
+[expect]
+reach = { position = [0, 3, -5], radius = 0.5 }
+never_above = 0.35
+max_airborne_ticks = 0
+min_grounded_ratio = 0.95
+speed_ratio_min = 0.9
+max_step_per_tick = 0.5
+"#;
+    let scenario = Scenario::parse(&dir.join("example.toml"), text).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(scenario.name, "stairs_up");
+    assert_eq!(scenario.ticks(60.0), 240);
+    // 1 box + 10 steps + 16 spiral steps + ramp + hull + mesh.
+    assert_eq!(scenario.world.solids().len(), 30);
+    assert_eq!(scenario.character.controller.stairs.max_step_height, 0.5);
+    assert_eq!(scenario.input.len(), 1);
+    assert_eq!(scenario.input[0].wish, Vec3::NEG_Z);
+    assert!(scenario.input_at(1.99).is_some() && scenario.input_at(2.0).is_none());
+    assert_eq!(scenario.expect.max_airborne_ticks, Some(0));
+}
+
+#[test]
+fn yaw_turns_forward_like_godot() {
+    let scenario = parse(&with(
+        "[[input]]\nduration = 1\nmove = [0, -1]\nyaw_deg = 90\n",
+    ))
+    .unwrap();
+    assert!(scenario.input[0].wish.distance(Vec3::NEG_X) < 1e-6);
+    let scenario = parse(&with(
+        "[[input]]\nduration = 1\nmove = [1, 0]\nyaw_deg = 180\n",
+    ))
+    .unwrap();
+    assert!(scenario.input[0].wish.distance(Vec3::NEG_X) < 1e-6);
+}
+
+#[test]
+fn syntax_errors_name_the_file_and_line() {
+    let error = parse("name = \"t\"\nduration = = 1\n").err().unwrap();
+    match &error {
+        ScenarioError::Syntax { file, line, .. } => {
+            assert_eq!(file, FILE);
+            assert_eq!(*line, 2);
+        }
+        other => panic!("{other}"),
+    }
+    assert!(
+        error
+            .to_string()
+            .starts_with("course/test.toml: TOML syntax error at line 2")
+    );
+}
+
+#[test]
+fn unknown_keys_are_named() {
+    let message = invalid(&top("colour = \"red\""), "top level", "colour");
+    assert!(message.contains("unknown field"), "{message}");
+    invalid(
+        &with("[character]\nmax_step_hieght = 0.3\n"),
+        "character",
+        "max_step_hieght",
+    );
+    invalid(&with("[expect]\nreach_it = 1\n"), "expect", "reach_it");
+    invalid(
+        &with("[[solid]]\nbox = { centre = [0, 0, 0], size = [1, 1, 1] }\n"),
+        "solid #2",
+        "box.centre",
+    );
+    invalid(
+        &with("[[input]]\nduration = 1\nmovement = [0, 1]\n"),
+        "input #1",
+        "movement",
+    );
+}
+
+#[test]
+fn missing_keys_are_named() {
+    invalid(
+        "name = \"t\"\n[start]\nposition = [0, 0, 0]\n",
+        "top level",
+        "duration",
+    );
+    invalid("name = \"t\"\nduration = 1\n", "top level", "start");
+    invalid(
+        "name = \"t\"\nduration = 1\n[start]\nvelocity = [0, 0, 0]\n",
+        "start",
+        "position",
+    );
+    invalid(
+        &with("[[solid]]\nbox = { center = [0, 0, 0] }\n"),
+        "solid #2",
+        "box.size",
+    );
+    invalid(&with("[[input]]\nmove = [0, 1]\n"), "input #1", "duration");
+    invalid(
+        &with("[expect]\nreach = { radius = 1 }\n"),
+        "expect",
+        "reach.position",
+    );
+}
+
+#[test]
+fn wrong_types_are_named() {
+    invalid(
+        "name = \"t\"\nduration = \"long\"\n[start]\nposition = [0, 0, 0]\n",
+        "top level",
+        "duration",
+    );
+    invalid(
+        &with("[character]\nshape = \"sphere\"\n"),
+        "character",
+        "shape",
+    );
+    invalid(
+        &with("[character]\nsweep_iterations = -1\n"),
+        "character",
+        "sweep_iterations",
+    );
+    invalid(
+        &with(
+            "[[solid]]\nstairs = { origin = [0, 0, 0], direction = [0, 0, -1], count = 2.5, rise = 0.2, run = 0.3, width = 1 }\n",
+        ),
+        "solid #2",
+        "stairs.count",
+    );
+    invalid(
+        &with("[[input]]\nduration = 1\njump = \"yes\"\n"),
+        "input #1",
+        "jump",
+    );
+    invalid(
+        &with("[[solid]]\nbox = { center = [0, 0], size = [1, 1, 1] }\n"),
+        "solid #2",
+        "box.center",
+    );
+}
+
+#[test]
+fn nan_and_infinity_are_named() {
+    let message = invalid(
+        "name = \"t\"\nduration = nan\n[start]\nposition = [0, 0, 0]\n",
+        "top level",
+        "duration",
+    );
+    assert!(message.contains("not a finite number"), "{message}");
+    invalid(
+        &with("[[solid]]\nbox = { center = [0, nan, 0], size = [1, 1, 1] }\n"),
+        "solid #2",
+        "box.center[1]",
+    );
+    invalid(
+        &with("[character]\nmax_speed = inf\n"),
+        "character",
+        "max_speed",
+    );
+    invalid(
+        &with("[expect]\nnever_above = -inf\n"),
+        "expect",
+        "never_above",
+    );
+}
+
+#[test]
+fn a_solid_needs_exactly_one_kind() {
+    let message = invalid(
+        &with("[[solid]]\n"),
+        "solid #2",
+        "box | stairs | spiral | ramp | convex | mesh",
+    );
+    assert!(message.contains("found none"), "{message}");
+    let message = invalid(
+        &with(
+            "[[solid]]\nbox = { center = [0, 0, 0], size = [1, 1, 1] }\nramp = { origin = [0, 0, 0], direction = [1, 0, 0], angle_deg = 10, length = 2, width = 1 }\n",
+        ),
+        "solid #2",
+        "box | stairs | spiral | ramp | convex | mesh",
+    );
+    assert!(message.contains("found box and ramp"), "{message}");
+}
+
+#[test]
+fn values_out_of_range_are_named() {
+    invalid(&top("tick_rate = 0"), "top level", "tick_rate");
+    invalid(
+        "name = \"t\"\nduration = 3000\ntick_rate = 1000\n[start]\nposition = [0, 0, 0]\n",
+        "top level",
+        "duration",
+    );
+    invalid(
+        "name = \"\"\nduration = 1\n[start]\nposition = [0, 0, 0]\n",
+        "top level",
+        "name",
+    );
+    invalid(
+        &with("[character]\nattack_time = 0\n"),
+        "character",
+        "attack_time",
+    );
+    invalid(
+        &with("[character]\nair_release_time = -1\n"),
+        "character",
+        "air_release_time",
+    );
+    invalid(
+        &with("[character]\nmax_step_height = -0.1\n"),
+        "character",
+        "max_step_height",
+    );
+    invalid(
+        &with("[character]\nfloor_max_angle_deg = 95\n"),
+        "character",
+        "floor_max_angle_deg",
+    );
+    invalid(
+        &with("[character]\nshape = \"box\"\nradius = 0.3\n"),
+        "character",
+        "radius",
+    );
+    invalid(
+        &with("[character]\nshape = \"box\"\nsize = [0.5, 0, 0.5]\n"),
+        "character",
+        "size",
+    );
+    invalid(
+        &with("[character]\nradius = 1\nheight = 1\n"),
+        "character",
+        "height",
+    );
+    invalid(
+        &with("[character]\ncamera_decay = 0\n"),
+        "character",
+        "camera_decay",
+    );
+    invalid(
+        &with("[[input]]\nduration = 1\nmove = [1, 1]\n"),
+        "input #1",
+        "move",
+    );
+    invalid(&with("[[input]]\nduration = 0\n"), "input #1", "duration");
+    invalid(
+        &with("[expect]\nmin_grounded_ratio = 1.5\n"),
+        "expect",
+        "min_grounded_ratio",
+    );
+    invalid(
+        &with("[expect]\nreach = { position = [0, 0, 0], radius = 0 }\n"),
+        "expect",
+        "reach.radius",
+    );
+}
+
+#[test]
+fn geometry_that_cannot_be_built_is_named() {
+    let message = invalid(
+        &with(
+            "[[solid]]\nstairs = { origin = [0, 0, 0], direction = [0, 0, -1], count = 3, rise = 0, run = 0.3, width = 1 }\n",
+        ),
+        "solid #2",
+        "stairs",
+    );
+    assert!(message.contains("rise"), "{message}");
+    invalid(
+        &with("[[solid]]\nconvex = { points = [[0, 0, 0], [1, 0, 0], [0, 1, 0]] }\n"),
+        "solid #2",
+        "convex.points",
+    );
+    invalid(
+        &with(
+            "[[solid]]\nramp = { origin = [0, 0, 0], direction = [0, 1, 0], angle_deg = 10, length = 2, width = 1 }\n",
+        ),
+        "solid #2",
+        "ramp",
+    );
+    let message = invalid(
+        &with("[[solid]]\nmesh = { obj = \"missing.obj\" }\n"),
+        "solid #2",
+        "mesh.obj",
+    );
+    assert!(message.contains("missing.obj"), "{message}");
+}
+
+#[test]
+fn unreadable_files_are_named() {
+    let path = PathBuf::from("no/such/scenario.toml");
+    let error = Scenario::load(&path).err().unwrap();
+    assert!(matches!(error, ScenarioError::Read { .. }));
+    assert!(
+        error
+            .to_string()
+            .starts_with("no/such/scenario.toml: cannot read")
+    );
+}
