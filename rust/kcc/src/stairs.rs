@@ -21,7 +21,7 @@
 use glam::Vec3;
 
 use crate::body::{Contact, KinematicBody};
-use crate::floor::{horizontal, is_walkable, slide, slope_angle, unit_up, vertical};
+use crate::floor::{horizontal, is_walkable, slide, slope_angle, unit_up, usable_normal, vertical};
 use crate::settings::StairSettings;
 use crate::sweep::iterate_sweep;
 
@@ -40,8 +40,8 @@ const OVERHANG_COSINE: f32 = -0.05;
 /// What lies ahead of a grounded body for this tick's horizontal motion.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Ahead {
-    /// Nothing in the way: the motion can be made as it is. `travel` is the probe's travel (m),
-    /// which the caller applies instead of sliding again.
+    /// Nothing in the way, or only walkable ground followed as Godot's slide would: `travel` is
+    /// the probe's displacement (m), which the caller applies instead of sliding again.
     Free {
         /// Displacement of the free probe, m.
         travel: Vec3,
@@ -88,22 +88,22 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     let mut at_obstacle = start;
     let mut rest = motion;
     let mut obstacle = None;
-    for iteration in 0..settings.sweep_iterations.max(1) {
+    // The probe and at most one slide along walkable ground: a riser right behind an edge is
+    // found, and a failed attempt stays cheap.
+    for _ in 0..settings.sweep_iterations.clamp(1, 2) {
         let test = body.test_move(at_obstacle, rest);
         let Some(hit) = test.contact else {
-            if iteration == 0 {
-                return Ahead::Free {
-                    travel: test.travel,
-                };
-            }
-            return Ahead::Blocked;
+            // Free, or free after following walkable ground as Godot's slide would: done.
+            return Ahead::Free {
+                travel: at_obstacle + test.travel - start,
+            };
         };
         at_obstacle += test.travel;
         if !is_walkable(hit.normal, up, max_angle) {
             obstacle = Some((hit, test.remainder));
             break;
         }
-        rest = slide(test.remainder, hit.normal);
+        rest = floor_slide(test.remainder, hit.normal, up);
         if rest.dot(motion) <= 0.0 {
             break;
         }
@@ -136,7 +136,25 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     let forward = horizontal(remainder, up)
         .length()
         .max(settings.min_step_forward);
-    let Some(landing) = land(body, start, top, direction * forward, settings) else {
+    // One sweep out to the furthest point looked at (the tread test beyond a tilted landing).
+    // Its first, straight part is free, so the nearer landing needs no sweep of its own.
+    let reach = forward + settings.step_forward_test.max(0.0);
+    let first = body.test_move(top, direction * reach);
+    let straight = horizontal(first.travel, up).dot(direction);
+    let near = if straight >= forward {
+        top + direction * forward
+    } else {
+        top + first.travel
+    };
+    let far = match first.contact.and_then(|hit| usable_normal(hit.normal)) {
+        Some(normal) if settings.sweep_iterations > 1 => {
+            let rest = slide(first.remainder, normal);
+            let more = settings.sweep_iterations - 1;
+            iterate_sweep(body, top + first.travel, rest, more).end
+        }
+        _ => top + first.travel,
+    };
+    let Some(landing) = drop_onto(body, start, near) else {
         return Ahead::Blocked;
     };
     if !is_walkable(landing.contact.normal, up, max_angle) {
@@ -145,8 +163,7 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         if settings.step_forward_test <= 0.0 {
             return Ahead::Blocked;
         }
-        let further = direction * (forward + settings.step_forward_test);
-        match land(body, start, top, further, settings) {
+        match drop_onto(body, start, far) {
             Some(tread) if is_walkable(tread.contact.normal, up, max_angle) => {}
             _ => return Ahead::Blocked,
         }
@@ -187,6 +204,18 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     })
 }
 
+/// `rest` slid along walkable ground with unit `normal` the way Godot's `move_and_slide` does
+/// on floor: along the line where the motion's vertical plane meets the floor, so the heading
+/// does not bend downhill, with the length of a plain slide.
+fn floor_slide(rest: Vec3, normal: Vec3, up: Vec3) -> Vec3 {
+    let plain = slide(rest, normal);
+    let along = up.cross(rest).cross(normal).normalize_or_zero();
+    if along == Vec3::ZERO {
+        return plain;
+    }
+    along * plain.length()
+}
+
 /// A place found on top of a step.
 struct Landing {
     /// Where the body would stand, m.
@@ -197,27 +226,20 @@ struct Landing {
     above: Vec3,
 }
 
-/// From `top` (above the step), sweeps forward by `forward` and then down, no lower than the
-/// height of `start`. `None` when nothing was found to stand on.
-fn land<B: KinematicBody + ?Sized>(
-    body: &mut B,
-    start: Vec3,
-    top: Vec3,
-    forward: Vec3,
-    settings: &StairSettings,
-) -> Option<Landing> {
+/// From `above` (a place above the step the forward sweep reached), sweeps down no lower than
+/// the height of `start`. `None` when nothing was found to stand on.
+fn drop_onto<B: KinematicBody + ?Sized>(body: &mut B, start: Vec3, above: Vec3) -> Option<Landing> {
     let up = unit_up(body.up_direction());
-    let ahead = iterate_sweep(body, top, forward, settings.sweep_iterations);
-    let drop = vertical(ahead.end - start, up);
+    let drop = vertical(above - start, up);
     if drop <= 0.0 {
         return None;
     }
-    let down = body.test_move(ahead.end, -up * drop);
+    let down = body.test_move(above, -up * drop);
     let contact = down.contact?;
     Some(Landing {
-        position: ahead.end + down.travel,
+        position: above + down.travel,
         contact,
-        above: ahead.end,
+        above,
     })
 }
 
