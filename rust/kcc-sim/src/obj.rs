@@ -1,49 +1,54 @@
-//! A minimal Wavefront OBJ reader: `v x y z` vertices and `f a b c ...` faces (polygons are
-//! fanned into triangles; `a/b/c` references and negative indices are understood). Every other
-//! line (normals, texture coordinates, groups, materials, comments) is ignored.
+//! Triangle meshes from Wavefront OBJ files, read with `tobj` (polygons are triangulated; every
+//! object of the file becomes part of one mesh).
 
+use std::io::BufReader;
 use std::path::Path;
 
 use glam::Vec3;
 
-/// Vertices (m) and triangles of the OBJ file at `path`; the error names the line.
+/// Largest OBJ file read, bytes: a scenario names a level mesh, never a device or a huge file.
+pub const MAX_OBJ_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Vertices (m) and triangles of the OBJ file at `path`.
 pub fn read(path: &Path) -> Result<(Vec<Vec3>, Vec<[u32; 3]>), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read: {e}"))?;
-    parse(&text)
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read: {e}"))?;
+    if !meta.is_file() {
+        return Err("not a regular file".into());
+    }
+    if meta.len() > MAX_OBJ_BYTES {
+        return Err(format!("{} bytes, more than {MAX_OBJ_BYTES}", meta.len()));
+    }
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read: {e}"))?;
+    parse_reader(&mut BufReader::new(file))
 }
 
 /// Vertices (m) and triangles of OBJ `text`.
 pub fn parse(text: &str) -> Result<(Vec<Vec3>, Vec<[u32; 3]>), String> {
+    parse_reader(&mut text.as_bytes())
+}
+
+fn parse_reader(reader: &mut impl std::io::BufRead) -> Result<(Vec<Vec3>, Vec<[u32; 3]>), String> {
+    let options = tobj::LoadOptions {
+        triangulate: true,
+        single_index: true,
+        ..tobj::LoadOptions::default()
+    };
+    // Materials are not needed: every material library resolves to nothing.
+    let (models, _) = tobj::load_obj_buf(reader, &options, |_| Ok(Default::default()))
+        .map_err(|e| format!("not a valid OBJ file: {e}"))?;
     let mut vertices = Vec::new();
     let mut triangles = Vec::new();
-    for (number, line) in text.lines().enumerate() {
-        let line_no = number + 1;
-        let mut words = line.split_whitespace();
-        match words.next() {
-            Some("v") => {
-                let coords: Vec<f32> = words
-                    .take(3)
-                    .map(|w| w.parse::<f32>().map_err(|e| format!("line {line_no}: {e}")))
-                    .collect::<Result<_, _>>()?;
-                match coords[..] {
-                    [x, y, z] if x.is_finite() && y.is_finite() && z.is_finite() => {
-                        vertices.push(Vec3::new(x, y, z))
-                    }
-                    _ => return Err(format!("line {line_no}: a vertex needs 3 finite numbers")),
-                }
+    for model in &models {
+        let base = u32::try_from(vertices.len()).map_err(|_| "too many vertices".to_string())?;
+        for p in model.mesh.positions.chunks_exact(3) {
+            let v = Vec3::new(p[0], p[1], p[2]);
+            if !v.is_finite() {
+                return Err(format!("vertex {} is not finite", vertices.len() + 1));
             }
-            Some("f") => {
-                let corners: Vec<u32> = words
-                    .map(|w| corner(w, vertices.len()).map_err(|e| format!("line {line_no}: {e}")))
-                    .collect::<Result<_, _>>()?;
-                if corners.len() < 3 {
-                    return Err(format!("line {line_no}: a face needs at least 3 corners"));
-                }
-                for i in 1..corners.len() - 1 {
-                    triangles.push([corners[0], corners[i], corners[i + 1]]);
-                }
-            }
-            _ => {}
+            vertices.push(v);
+        }
+        for t in model.mesh.indices.chunks_exact(3) {
+            triangles.push([base + t[0], base + t[1], base + t[2]]);
         }
     }
     if triangles.is_empty() {
@@ -52,47 +57,27 @@ pub fn parse(text: &str) -> Result<(Vec<Vec3>, Vec<[u32; 3]>), String> {
     Ok((vertices, triangles))
 }
 
-/// Zero-based vertex index of a face corner (`7`, `7/1/2`, `7//2` or `-1`), given `count`
-/// vertices read so far.
-fn corner(word: &str, count: usize) -> Result<u32, String> {
-    let index: i64 = word
-        .split('/')
-        .next()
-        .unwrap_or(word)
-        .parse()
-        .map_err(|_| format!("bad face corner `{word}`"))?;
-    let resolved = match index {
-        i if i > 0 => i - 1,
-        i if i < 0 => count as i64 + i,
-        _ => -1,
-    };
-    if resolved < 0 || resolved >= count as i64 {
-        return Err(format!(
-            "face corner `{word}` refers to no vertex ({count} so far)"
-        ));
-    }
-    Ok(resolved as u32)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn quads_are_fanned_and_references_resolved() {
-        let (v, t) =
-            parse("# a quad\nv 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nf 1/1 2/2 3/3 -1\n").unwrap();
+    fn quads_are_triangulated() {
+        let (v, t) = parse("# a quad\nv 0 0 0\nv 1 0 0\nv 1 0 1\nv 0 0 1\nf 1 2 3 4\n").unwrap();
         assert_eq!(v.len(), 4);
-        assert_eq!(t, vec![[0, 1, 2], [0, 2, 3]]);
+        assert_eq!(t.len(), 2);
+        assert!(t.iter().flatten().all(|&i| i < 4));
     }
 
     #[test]
-    fn errors_name_the_line() {
-        assert_eq!(
-            parse("v 0 0 0\nf 1 2 3\n").unwrap_err(),
-            "line 2: face corner `2` refers to no vertex (1 so far)"
+    fn bad_files_are_refused() {
+        assert!(parse("v 0 0 0\n").unwrap_err().contains("no faces"));
+        assert!(parse("v 0 0 0\nf 1 2 3\n").is_err());
+        assert!(read(Path::new("/dev/null")).is_err());
+        assert!(
+            read(Path::new("/nonexistent/level.obj"))
+                .unwrap_err()
+                .starts_with("cannot read")
         );
-        assert!(parse("v 0 nan 0\n").unwrap_err().starts_with("line 1"));
-        assert_eq!(parse("v 0 0 0\n").unwrap_err(), "no faces");
     }
 }
