@@ -3,8 +3,21 @@
 
 set shell := ["bash", "-euo", "pipefail", "-c"]
 
-# The main job: a capsule walks up and down stairs headlessly; prints what happened.
+# The main job: the public course with our controller and Rapier's, side by side; plots in out/plots/.
 demo:
+    cargo run --release -p kcc-sim -- demo
+
+# Run scenario files, e.g. `just sim scenarios/ramp_30.toml --controller both --plot out/plots`.
+sim *ARGS='scenarios/*.toml --tick-rate 30,60,144,240':
+    cargo run --release -p kcc-sim -- run {{ARGS}}
+
+# Cost per tick of ours and Rapier's controller on the course, 1000 characters, criterion benches.
+bench:
+    cargo run --release -p kcc-sim -- bench
+    cargo bench -p kcc-sim
+
+# A capsule walks up and down 10 stairs; prints every tick.
+walk:
     cargo run --release -p kcc-parry --example walk_stairs
 
 # Build every crate (debug).
