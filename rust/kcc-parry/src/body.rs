@@ -45,10 +45,7 @@ impl ParryBody {
         position: Vec3,
     ) -> Result<Self, ConfigError> {
         settings.validate()?;
-        let shape = BodyShape {
-            shape: settings.shape.to_parry(),
-            center: settings.shape.center_offset(),
-        };
+        let shape = BodyShape::new(settings.shape.to_parry(), settings.shape.center_offset());
         Ok(Self {
             world,
             shape,

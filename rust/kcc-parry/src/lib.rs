@@ -18,6 +18,7 @@
 
 pub mod body;
 pub mod geometry;
+mod segment;
 pub mod settings;
 pub mod shape;
 mod slide;

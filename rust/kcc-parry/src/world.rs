@@ -4,10 +4,9 @@
 use glam::{DVec3, Vec3};
 use parry3d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry3d_f64::math::Pose;
-use parry3d_f64::query::Contact;
-use parry3d_f64::shape::{Shape, SharedShape};
+use parry3d_f64::shape::SharedShape;
 
-use crate::solid::Solid;
+use crate::solid::{Rounded, Solid, Touch};
 
 /// Recovery passes before a cast (Jolt's `motion_queries/recovery_iterations`).
 pub const RECOVERY_ITERATIONS: usize = 4;
@@ -75,21 +74,34 @@ impl MotionResult {
     }
 }
 
-/// A body's shape as the motion query sees it: parry shape plus the offset from the body's
-/// origin to the shape's centre.
+/// A body's shape as the motion query sees it: a core grown by a radius (a capsule is its
+/// segment grown by its radius), its bounds, and the offset from the body's origin to the
+/// shape's centre.
 #[derive(Clone)]
 pub struct BodyShape {
-    pub(crate) shape: SharedShape,
-    pub(crate) center: DVec3,
+    rounded: Rounded,
+    center: DVec3,
+    /// Bounds of the shape around its centre, m.
+    local_aabb: Aabb,
 }
 
 impl BodyShape {
+    /// `shape` with its centre `center` (m) above the body's origin.
+    pub(crate) fn new(shape: SharedShape, center: DVec3) -> Self {
+        Self {
+            rounded: Rounded::new(&shape),
+            center,
+            local_aabb: shape.compute_local_aabb(),
+        }
+    }
+
     fn pose(&self, origin: DVec3) -> Pose {
         Pose::from_translation(origin + self.center)
     }
 
     fn aabb(&self, origin: DVec3) -> Aabb {
-        self.shape.compute_aabb(&self.pose(origin))
+        let center = origin + self.center;
+        Aabb::new(self.local_aabb.mins + center, self.local_aabb.maxs + center)
     }
 }
 
@@ -136,10 +148,14 @@ impl World {
         shape: &BodyShape,
         origin: DVec3,
         prediction: f64,
-        found: &mut impl FnMut(usize, Contact),
+        found: &mut impl FnMut(usize, Touch),
     ) {
-        for index in 0..self.solids.len() {
-            self.solid_contacts(index, shape, origin, prediction, &mut |c| found(index, c));
+        let pose = shape.pose(origin);
+        let aabb = shape.aabb(origin);
+        for (index, solid) in self.solids.iter().enumerate() {
+            solid.contacts(&shape.rounded, &pose, &aabb, prediction, &mut |c| {
+                found(index, c)
+            });
         }
     }
 
@@ -150,12 +166,11 @@ impl World {
         shape: &BodyShape,
         origin: DVec3,
         prediction: f64,
-        found: &mut impl FnMut(Contact),
+        found: &mut impl FnMut(Touch),
     ) {
         let pose = shape.pose(origin);
         let aabb = shape.aabb(origin);
-        let body: &dyn Shape = shape.shape.as_ref();
-        self.solids[index].contacts(body, &pose, &aabb, prediction, found);
+        self.solids[index].contacts(&shape.rounded, &pose, &aabb, prediction, found);
     }
 
     /// The contact with solid `index` nearest to `point` (m) closer than `prediction`.
@@ -166,12 +181,12 @@ impl World {
         origin: DVec3,
         prediction: f64,
         point: DVec3,
-    ) -> Option<Contact> {
-        let mut nearest: Option<Contact> = None;
+    ) -> Option<Touch> {
+        let mut nearest: Option<Touch> = None;
         self.solid_contacts(index, shape, origin, prediction, &mut |c| {
             let closer = nearest
                 .as_ref()
-                .is_none_or(|n| c.point2.distance(point) < n.point2.distance(point));
+                .is_none_or(|n| c.point.distance(point) < n.point.distance(point));
             if closer {
                 nearest = Some(c);
             }
@@ -180,8 +195,10 @@ impl World {
     }
 
     /// The normal (from the body toward solid `index`) and signed distance (m) of a contact
-    /// found at `origin`, when they can be trusted. Separated contacts are exact. At an exact touch the query's normal is
-    /// arbitrary, and a contact that claims a penetration may be a touch misread (measured
+    /// found at `origin`, when they can be trusted. Contacts whose cores are apart are exact
+    /// (a capsule a little inside a solid too: its segment is still apart). At an exact touch
+    /// of the cores the query's normal is arbitrary, and a contact that claims a penetration
+    /// may be a touch misread (measured
     /// here: "2.8 m deep, out through the far side" for a capsule resting on a floor box): it is
     /// trusted only if it is stable under a small step along it. Otherwise the normal is
     /// measured again a gap away (along `retreat` first, then along the reported normal and
@@ -191,30 +208,30 @@ impl World {
         index: usize,
         shape: &BodyShape,
         origin: DVec3,
-        contact: &Contact,
+        contact: &Touch,
         retreat: DVec3,
     ) -> Option<(DVec3, f64)> {
-        if contact.dist > TOUCH_DISTANCE {
-            return Some((contact.normal1, contact.dist));
+        if contact.exact {
+            return Some((contact.normal, contact.dist));
         }
         if contact.dist < -TOUCH_DISTANCE {
             // A minimal way out is stable: a gap's step along it leaves the same normal and a
             // gap less depth. A misread touch (a way out through the far side) is not.
-            let out = origin - contact.normal1 * CAST_GAP;
-            let check = self.nearest_contact(index, shape, out, CAST_GAP, contact.point2);
+            let out = origin - contact.normal * CAST_GAP;
+            let check = self.nearest_contact(index, shape, out, CAST_GAP, contact.point);
             let stable = check.is_some_and(|c| {
-                c.normal1.dot(contact.normal1) > 0.99
+                c.normal.dot(contact.normal) > 0.99
                     && (c.dist - (contact.dist + CAST_GAP)).abs() < 0.25 * CAST_GAP
             });
             if stable {
-                return Some((contact.normal1, contact.dist));
+                return Some((contact.normal, contact.dist));
             }
         }
         // Step a gap away (first along the given retreat, then along the reported normal and
         // the axes) until the shapes are apart, and measure the normal there.
         let candidates = [
             retreat,
-            -contact.normal1 * CAST_GAP,
+            -contact.normal * CAST_GAP,
             DVec3::Y * CAST_GAP,
             DVec3::NEG_Y * CAST_GAP,
             DVec3::X * CAST_GAP,
@@ -231,11 +248,11 @@ impl World {
                     shape,
                     origin + step,
                     2.0 * CAST_GAP,
-                    contact.point2,
+                    contact.point,
                 )?;
                 // Moving the body by `step` changed the distance by `-step . normal`.
-                let dist = away.dist + step.dot(away.normal1);
-                (away.dist > 0.5 * CAST_GAP).then_some((away.normal1, dist))
+                let dist = away.dist + step.dot(away.normal);
+                (away.dist > 0.5 * CAST_GAP).then_some((away.normal, dist))
             })
     }
 
@@ -288,18 +305,21 @@ impl World {
         let mut recovery = DVec3::ZERO;
         let mut recovered = false;
         let mut contacts = Vec::new();
-        for _ in 0..RECOVERY_ITERATIONS {
+        for pass in 0..RECOVERY_ITERATIONS {
             contacts.clear();
-            self.contacts(shape, from + recovery, margin, &mut |index, c| {
-                contacts.push((index, c))
-            });
+            let at = from + recovery;
+            self.contacts(shape, at, margin, &mut |index, c| contacts.push((index, c)));
             if contacts.is_empty() {
                 break;
             }
             recovered = true;
+            if let [(index, touch)] = contacts[..]
+                && let Some(rest) = self.recover_alone(shape, at, margin, index, &touch, pass)
+            {
+                return (recovery + rest, true);
+            }
             let mut push = DVec3::ZERO;
             for (index, contact) in &contacts {
-                let at = from + recovery;
                 let Some((axis, dist)) = self.trusted(*index, shape, at, contact, DVec3::ZERO)
                 else {
                     continue;
@@ -317,16 +337,49 @@ impl World {
         (recovery, recovered)
     }
 
+    /// The passes from `pass` on, without querying again, when `touch` (at `at`, with convex
+    /// solid `index`) is the only contact and no other solid is near the way out: each pass
+    /// then pushes straight away from that solid, and moving a shape by `d` along the normal
+    /// of an exact contact moves it exactly `d` further away, along the same normal.
+    fn recover_alone(
+        &self,
+        shape: &BodyShape,
+        at: DVec3,
+        margin: f64,
+        index: usize,
+        touch: &Touch,
+        pass: usize,
+    ) -> Option<DVec3> {
+        if !touch.exact || !self.solids[index].is_convex() {
+            return None;
+        }
+        let mut rest = DVec3::ZERO;
+        let mut dist = touch.dist;
+        for _ in pass..RECOVERY_ITERATIONS {
+            let depth = margin - dist;
+            if depth <= 0.0 {
+                break;
+            }
+            rest -= touch.normal * depth * RECOVERY_AMOUNT;
+            dist += depth * RECOVERY_AMOUNT;
+        }
+        let way = shape
+            .aabb(at)
+            .merged(&shape.aabb(at + rest))
+            .loosened(margin);
+        let near = |(i, solid): (usize, &Solid)| i != index && solid.aabb().intersects(&way);
+        (rest.is_finite() && !self.solids.iter().enumerate().any(near)).then_some(rest)
+    }
+
     /// `Some((safe, unsafe))` fractions of `motion` when the cast touches something: safe
     /// stops [`CAST_GAP`] from the surface, unsafe is about where it would touch.
     fn cast(&self, shape: &BodyShape, start: DVec3, motion: DVec3) -> Option<(f64, f64)> {
         let pose = shape.pose(start);
         let swept = shape.aabb(start).merged(&shape.aabb(start + motion));
-        let body: &dyn Shape = shape.shape.as_ref();
         let distance = self
             .solids
             .iter()
-            .filter_map(|solid| solid.cast(body, &pose, &swept, motion, CAST_GAP))
+            .filter_map(|solid| solid.cast(&shape.rounded, &pose, &swept, motion, CAST_GAP))
             .reduce(f64::min)?;
         let length = motion.length();
         if length <= 0.0 {
@@ -346,30 +399,26 @@ impl World {
         max_collisions: usize,
     ) -> Vec<MotionCollision> {
         let direction = motion.normalize_or_zero();
-        let mut found = Vec::new();
-        self.contacts(shape, origin, margin, &mut |index, c| {
-            found.push((index, c))
-        });
+        let retreat = -direction * CAST_GAP;
         let mut collisions = Vec::new();
-        for (index, c) in found {
-            let retreat = -direction * CAST_GAP;
+        self.contacts(shape, origin, margin, &mut |index, c| {
             let Some((towards, dist)) = self.trusted(index, shape, origin, &c, retreat) else {
-                continue;
+                return;
             };
             let depth = margin - dist;
             let normal = -towards;
             if depth <= 0.0 || !normal.is_finite() {
-                continue;
+                return;
             }
             if direction != DVec3::ZERO && direction.dot(normal) >= -f64::from(CMP_EPSILON) {
-                continue;
+                return;
             }
             collisions.push(MotionCollision {
-                point: c.point2.as_vec3(),
+                point: c.point.as_vec3(),
                 normal: normal.as_vec3(),
                 depth: depth as f32,
             });
-        }
+        });
         collisions.sort_by(|a, b| b.depth.total_cmp(&a.depth));
         collisions.truncate(max_collisions.max(1));
         collisions

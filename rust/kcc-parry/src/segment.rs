@@ -1,0 +1,284 @@
+//! Exact nearest points between a segment (the core of a capsule) and the solids it meets most,
+//! in closed form instead of GJK.
+//!
+//! Against a box: the squared distance from a point moving along the segment to the box is a
+//! sum of one convex quadratic per axis, each zero inside the slab and growing outside it.
+//! Between the parameters where the point crosses a slab's faces the set of growing terms is
+//! fixed, so the sum is one quadratic whose minimum has a closed form; the smallest of those
+//! minima is the answer.
+//!
+//! Against a face of a convex polyhedron: when an end of the segment lies over the inside of a
+//! face and the segment does not lean toward that face's plane, that end and its foot on the
+//! face are the nearest points. Edges and corners are left to GJK.
+
+use glam::DVec3;
+
+/// Nearest points `(on the segment, on the box)` between the segment from `a` to `b` and the box
+/// `|x| <= half` (component-wise), all in the box's frame, m. Where a whole part of the segment
+/// is closest (a segment parallel to a face), the point nearest `a` is taken. When the segment
+/// meets the box both points are the same point inside it.
+pub(crate) fn nearest_to_box(a: DVec3, b: DVec3, half: DVec3) -> (DVec3, DVec3) {
+    let along = b - a;
+    // Parameters along the segment where it crosses a face's plane: at most two per axis.
+    let mut cuts = [0.0; 8];
+    let mut count = 1;
+    for axis in 0..3 {
+        if along[axis] == 0.0 {
+            continue;
+        }
+        for face in [-half[axis], half[axis]] {
+            let s = (face - a[axis]) / along[axis];
+            if s > 0.0 && s < 1.0 {
+                cuts[count] = s;
+                count += 1;
+            }
+        }
+    }
+    cuts[count] = 1.0;
+    count += 1;
+    let cuts = &mut cuts[..count];
+    cuts.sort_by(f64::total_cmp);
+
+    let mut best = (f64::INFINITY, a, a.clamp(-half, half));
+    for span in cuts.windows(2) {
+        let (start, end) = (span[0], span[1]);
+        // Which side of each slab the span lies on decides the quadratic.
+        let middle = a + along * (0.5 * (start + end));
+        let (mut slope, mut curvature) = (0.0, 0.0);
+        for axis in 0..3 {
+            let face = if middle[axis] > half[axis] {
+                half[axis]
+            } else if middle[axis] < -half[axis] {
+                -half[axis]
+            } else {
+                continue;
+            };
+            slope += along[axis] * (a[axis] - face);
+            curvature += along[axis] * along[axis];
+        }
+        let s = if curvature > 0.0 {
+            (-slope / curvature).clamp(start, end)
+        } else {
+            start
+        };
+        let point = a + along * s;
+        let on_box = point.clamp(-half, half);
+        let squared = point.distance_squared(on_box);
+        if squared < best.0 {
+            best = (squared, point, on_box);
+        }
+    }
+    (best.1, best.2)
+}
+
+/// Tolerance of the face tests, m: a foot this far outside another face's plane still counts
+/// as on the polyhedron, and a polyhedron with a face vertex further from the face's plane is
+/// left to GJK (see [`Face::of_polyhedron`]).
+pub(crate) const FACE_TOLERANCE: f64 = 1e-12;
+
+/// A face of a convex polyhedron: the plane `normal . x = offset` (outward unit normal), in
+/// the polyhedron's frame.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Face {
+    /// Outward unit normal.
+    pub(crate) normal: DVec3,
+    /// Distance of the plane from the origin along the normal, m.
+    pub(crate) offset: f64,
+}
+
+impl Face {
+    /// The faces of the convex polyhedron with `points` (m), as `(normal, vertex indices)`
+    /// pairs; empty when a face is not flat within [`FACE_TOLERANCE`]. Each plane passes through
+    /// the outermost point along its normal, so every point is on its inner side.
+    pub(crate) fn of_polyhedron<'a>(
+        points: &[DVec3],
+        faces: impl IntoIterator<Item = (DVec3, &'a [u32])>,
+    ) -> Vec<Face> {
+        let mut planes = Vec::new();
+        for (normal, vertices) in faces {
+            let offset = points
+                .iter()
+                .map(|p| normal.dot(*p))
+                .fold(f64::NEG_INFINITY, f64::max);
+            let flat = vertices
+                .iter()
+                .all(|&v| (offset - normal.dot(points[v as usize])).abs() <= FACE_TOLERANCE);
+            if !flat || !offset.is_finite() {
+                return Vec::new();
+            }
+            planes.push(Face { normal, offset });
+        }
+        planes
+    }
+}
+
+/// Nearest points `(on the segment, on the polyhedron)` between the segment from `a` to `b`
+/// and the convex polyhedron bounded by `faces`, all in the polyhedron's frame (m), when they
+/// are an end of the segment and its foot on a face; `None` when they may lie on an edge or a
+/// corner, or the segment may meet the polyhedron.
+///
+/// Why the answer is exact: every point of the polyhedron is inside the face's plane, so no
+/// point of the segment is nearer than its height over that plane, which along the segment is
+/// least at the chosen end (the segment does not lean toward the plane); and the end's foot on
+/// the plane is a point of the polyhedron (inside every other face's plane).
+pub(crate) fn nearest_on_face(a: DVec3, b: DVec3, faces: &[Face]) -> Option<(DVec3, DVec3)> {
+    let highest = |p: DVec3| {
+        faces
+            .iter()
+            .map(|face| (face, face.normal.dot(p) - face.offset))
+            .max_by(|x, y| x.1.total_cmp(&y.1))
+    };
+    let (face_a, height_a) = highest(a)?;
+    let (face_b, height_b) = highest(b)?;
+    let mut ends = [(a, b, face_a, height_a), (b, a, face_b, height_b)];
+    if height_b < height_a {
+        ends.swap(0, 1);
+    }
+    ends.into_iter().find_map(|(end, other, face, height)| {
+        if height.is_nan() || height <= 0.0 || face.normal.dot(other - end) < 0.0 {
+            return None;
+        }
+        let foot = end - face.normal * height;
+        let on_face = faces
+            .iter()
+            .all(|g| g.normal.dot(foot) - g.offset <= FACE_TOLERANCE);
+        on_face.then_some((end, foot))
+    })
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use parry3d_f64::math::Pose;
+    use parry3d_f64::query;
+    use parry3d_f64::shape::{Cuboid, Segment};
+
+    /// A small deterministic generator: xorshift64, values in [-1, 1).
+    pub(crate) struct Numbers(pub(crate) u64);
+
+    impl Numbers {
+        pub(crate) fn next(&mut self) -> f64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 >> 11) as f64 / (1u64 << 52) as f64 - 1.0
+        }
+
+        pub(crate) fn vector(&mut self, scale: f64) -> DVec3 {
+            DVec3::new(self.next(), self.next(), self.next()) * scale
+        }
+    }
+
+    #[test]
+    fn agrees_with_gjk_on_separated_pairs() {
+        let mut numbers = Numbers(0x9e37_79b9_7f4a_7c15);
+        let mut checked = 0;
+        for round in 0..20_000 {
+            let half = numbers.vector(2.0).abs() + DVec3::splat(0.01);
+            let a = numbers.vector(4.0);
+            // Axis-aligned segments (a capsule next to a box) as well as any direction.
+            let b = match round % 4 {
+                0 => a + DVec3::Y * numbers.next().abs() * 2.0,
+                1 => a,
+                _ => a + numbers.vector(3.0),
+            };
+            let (p, q) = nearest_to_box(a, b, half);
+            let distance = p.distance(q);
+            let segment = Segment::new(a, b);
+            let cuboid = Cuboid::new(half);
+            let contact = query::contact(&Pose::IDENTITY, &segment, &Pose::IDENTITY, &cuboid, 10.0)
+                .expect("supported pair")
+                .expect("within 10 m");
+            let exact = contact.dist;
+            if exact < 1e-6 {
+                assert!(distance < 1e-6, "{a} {b} {half}: {distance} for {exact}");
+                continue;
+            }
+            checked += 1;
+            assert!(
+                (distance - exact).abs() < 1e-12 * (1.0 + exact),
+                "{a} {b} {half}: {distance} for {exact}"
+            );
+            let normal = (q - p) / distance;
+            assert!(
+                normal.distance(contact.normal1) < 1e-9,
+                "{a} {b} {half}: {normal}"
+            );
+            // The points lie on their shapes.
+            let s = (p - a).dot(b - a) / (b - a).length_squared().max(f64::MIN_POSITIVE);
+            assert!(p.distance(a + (b - a) * s.clamp(0.0, 1.0)) < 1e-12);
+            assert!(q.abs().cmple(half + DVec3::splat(1e-12)).all());
+        }
+        assert!(checked > 10_000, "only {checked} separated pairs");
+    }
+
+    #[test]
+    fn a_segment_along_a_face_is_closest_at_its_start() {
+        let half = DVec3::new(1.0, 1.0, 1.0);
+        let (p, q) = nearest_to_box(DVec3::new(1.5, -0.5, 0.0), DVec3::new(1.5, 0.5, 0.0), half);
+        assert_eq!(p, DVec3::new(1.5, -0.5, 0.0));
+        assert_eq!(q, DVec3::new(1.0, -0.5, 0.0));
+    }
+
+    #[test]
+    fn a_polyhedron_with_a_bent_face_has_no_faces() {
+        let points = [
+            DVec3::ZERO,
+            DVec3::X,
+            DVec3::Y,
+            DVec3::new(1.0, 1.0, 1e-9),
+            DVec3::Z,
+        ];
+        let flat: [u32; 3] = [0, 1, 2];
+        let bent: [u32; 4] = [0, 1, 3, 2];
+        let faces = Face::of_polyhedron(&points, [(DVec3::NEG_Z, &flat[..])]);
+        assert_eq!(
+            faces,
+            [Face {
+                normal: DVec3::NEG_Z,
+                offset: 0.0
+            }]
+        );
+        assert!(Face::of_polyhedron(&points, [(DVec3::NEG_Z, &bent[..])]).is_empty());
+    }
+
+    #[test]
+    fn an_end_over_a_face_is_nearest_and_an_edge_is_left_to_gjk() {
+        // The unit cube as six faces.
+        let faces: Vec<Face> = [DVec3::X, DVec3::Y, DVec3::Z]
+            .into_iter()
+            .flat_map(|axis| [axis, -axis])
+            .map(|normal| Face {
+                normal,
+                offset: 0.5,
+            })
+            .collect();
+        let nearest = nearest_on_face(DVec3::new(0.1, 1.0, 0.2), DVec3::new(0.3, 2.0, 0.0), &faces);
+        let over_the_top = (DVec3::new(0.1, 1.0, 0.2), DVec3::new(0.1, 0.5, 0.2));
+        assert_eq!(nearest, Some(over_the_top));
+        // Leaning toward the face: the nearest point may be inside the segment.
+        assert!(
+            nearest_on_face(DVec3::new(0.1, 1.0, 0.2), DVec3::new(3.0, 0.9, 0.0), &faces).is_none()
+        );
+        // Over an edge.
+        assert!(
+            nearest_on_face(DVec3::new(1.0, 1.0, 0.0), DVec3::new(1.0, 2.0, 0.0), &faces).is_none()
+        );
+        // Through the cube.
+        assert!(
+            nearest_on_face(
+                DVec3::new(0.0, -1.0, 0.0),
+                DVec3::new(0.0, 1.0, 0.0),
+                &faces
+            )
+            .is_none()
+        );
+    }
+
+    #[test]
+    fn a_segment_through_the_box_meets_it() {
+        let half = DVec3::ONE;
+        let (p, q) = nearest_to_box(DVec3::new(-3.0, 0.2, 0.1), DVec3::new(3.0, 0.3, 0.0), half);
+        assert!(p.distance(q) < 1e-15);
+    }
+}
