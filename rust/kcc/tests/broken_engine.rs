@@ -136,3 +136,31 @@ fn degenerate_up_direction_falls_back_to_y() {
         run(&mut body);
     }
 }
+
+#[test]
+fn a_non_finite_body_position_moves_nothing() {
+    let controller = Controller::new(ControllerSettings::default()).unwrap();
+    for position in [Vec3::NAN, Vec3::new(0.0, f32::INFINITY, 0.0)] {
+        let mut body = Liar::new(Vec3::Y);
+        body.position = position;
+        let input = TickInput {
+            wish_direction: Vec3::NEG_Z,
+            jump: true,
+            velocity: Vec3::X,
+        };
+        let report = controller.tick(&mut body, &input, 1.0 / 60.0);
+        assert!(report.sanitized.position);
+        assert_eq!(report.substeps, 0);
+        assert_eq!(report.velocity, Vec3::X);
+        let report = controller.move_and_step(&mut body, Vec3::X, 1.0 / 60.0);
+        assert!(report.sanitized.position);
+        assert_eq!(
+            controller.stair_step_up(&mut body, Vec3::X, 1.0 / 60.0),
+            0.0
+        );
+        assert_eq!(
+            controller.stair_step_down(&mut body, true, Vec3::X, 0.1),
+            None
+        );
+    }
+}
