@@ -95,16 +95,7 @@ fn crowd(movers: &mut [(Box<dyn Mover>, usize)], commands: &[Vec<Command>], tick
 /// Runs the benchmark on the scenarios in `dir` and prints the results. Errors are messages for
 /// the user.
 pub fn bench(dir: &Path, options: &BenchOptions) -> Result<(), String> {
-    let files =
-        course::files(dir).map_err(|e| format!("{}: cannot list scenarios: {e}", dir.display()))?;
-    if files.is_empty() {
-        return Err(format!("{}: no scenario files (*.toml)", dir.display()));
-    }
-    let scenarios = files
-        .iter()
-        .map(|f| Scenario::load(f))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())?;
+    let scenarios = course::load_all(dir)?;
     if cfg!(debug_assertions) {
         eprintln!("note: a debug build; measure with `cargo run --release -p kcc-sim -- bench`");
     }

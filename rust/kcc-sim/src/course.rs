@@ -171,3 +171,16 @@ pub fn files(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
     files.sort();
     Ok(files)
 }
+
+/// Every scenario file in `dir`, loaded and checked; the error is a message for the user.
+pub fn load_all(dir: &Path) -> Result<Vec<crate::scenario::Scenario>, String> {
+    let files = files(dir).map_err(|e| format!("{}: cannot list scenarios: {e}", dir.display()))?;
+    if files.is_empty() {
+        return Err(format!("{}: no scenario files (*.toml)", dir.display()));
+    }
+    files
+        .iter()
+        .map(|f| crate::scenario::Scenario::load(f))
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| e.to_string())
+}

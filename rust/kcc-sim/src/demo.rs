@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use crate::course::{self, Profile};
 use crate::report::{self, Outcome};
 use crate::run::{self, ControllerKind};
-use crate::scenario::Scenario;
 use crate::{plot, trace};
 
 /// Tick rates the demo runs at, Hz.
@@ -23,16 +22,7 @@ pub struct Summary {
 /// Runs the scenarios in `dir` at `rates` with both controllers, prints the tables to stdout and
 /// writes plots and traces under `out` (`plots/`, `traces/`). Errors are messages for the user.
 pub fn demo(dir: &Path, out: &Path, rates: &[f64]) -> Result<Summary, String> {
-    let files =
-        course::files(dir).map_err(|e| format!("{}: cannot list scenarios: {e}", dir.display()))?;
-    if files.is_empty() {
-        return Err(format!("{}: no scenario files (*.toml)", dir.display()));
-    }
-    let scenarios = files
-        .iter()
-        .map(|f| Scenario::load(f))
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(|e| e.to_string())?;
+    let scenarios = course::load_all(dir)?;
 
     let kinds = [ControllerKind::Kcc, ControllerKind::Rapier];
     let total = scenarios.len() * rates.len() * kinds.len();

@@ -37,6 +37,17 @@ fn check(
     }
 }
 
+/// A copy of `settings` put through `repair`, and the problems it found.
+fn repaired<T: Copy>(
+    settings: &T,
+    repair: fn(&mut T, &mut Vec<ConfigError>),
+) -> (T, Vec<ConfigError>) {
+    let mut fixed = *settings;
+    let mut problems = Vec::new();
+    repair(&mut fixed, &mut problems);
+    (fixed, problems)
+}
+
 /// The first problem, as `validate` reports it.
 fn first(problems: Vec<ConfigError>) -> Result<(), ConfigError> {
     problems.into_iter().next().map_or(Ok(()), Err)
@@ -130,10 +141,7 @@ impl MovementSettings {
 
     /// These settings with every bad value repaired, and what was wrong.
     pub fn sanitized(&self) -> (Self, Vec<ConfigError>) {
-        let mut fixed = *self;
-        let mut problems = Vec::new();
-        fixed.repair(&mut problems);
-        (fixed, problems)
+        repaired(self, Self::repair)
     }
 
     fn repair(&mut self, problems: &mut Vec<ConfigError>) {
@@ -197,10 +205,7 @@ impl StairSettings {
 
     /// These settings with every bad value repaired, and what was wrong.
     pub fn sanitized(&self) -> (Self, Vec<ConfigError>) {
-        let mut fixed = *self;
-        let mut problems = Vec::new();
-        fixed.repair(&mut problems);
-        (fixed, problems)
+        repaired(self, Self::repair)
     }
 
     fn repair(&mut self, problems: &mut Vec<ConfigError>) {
@@ -271,10 +276,7 @@ impl GravitySettings {
 
     /// These settings with every bad value repaired, and what was wrong.
     pub fn sanitized(&self) -> (Self, Vec<ConfigError>) {
-        let mut fixed = *self;
-        let mut problems = Vec::new();
-        fixed.repair(&mut problems);
-        (fixed, problems)
+        repaired(self, Self::repair)
     }
 
     fn repair(&mut self, problems: &mut Vec<ConfigError>) {
