@@ -54,6 +54,15 @@ where
 /// delta) move by velocity x `dt`: `dt / engine_delta`. `None` when nothing should move (`dt`
 /// zero, negative or not finite). 1 when the engine's delta is unusable (zero in the first
 /// frame, say), so the engine's own delta is used as it is.
+///
+/// ```
+/// use rust_character_body::body::slide_scale;
+///
+/// // A 2.5 ms sub-step inside a 1/60 s physics frame: velocity is scaled to 0.15 on the way in.
+/// let scale = slide_scale(0.0025, 1.0 / 60.0).unwrap();
+/// assert!((scale - 0.15).abs() < 1e-5);
+/// assert_eq!(slide_scale(0.0, 1.0 / 60.0), None);
+/// ```
 pub fn slide_scale(dt: f32, engine_delta: f64) -> Option<f32> {
     if !dt.is_finite() || dt <= 0.0 {
         return None;

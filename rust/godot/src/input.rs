@@ -9,6 +9,17 @@ use godot::builtin::{Basis, Vector2, Vector3};
 
 /// The wish direction for `stick` (each axis -1..1, as `Input.get_vector` returns it) seen
 /// through `yaw`: the global basis of the yaw node. Horizontal, as long as the stick.
+///
+/// ```
+/// use godot::builtin::{Basis, Vector2, Vector3};
+/// use rust_character_body::input::wish_direction;
+///
+/// // Stick pushed forward with the camera turned 90 degrees left (as Godot's rotation.y):
+/// // forward is now -X.
+/// let yaw = Basis::from_axis_angle(Vector3::UP, std::f32::consts::FRAC_PI_2);
+/// let wish = wish_direction(Vector2::new(0.0, -1.0), yaw);
+/// assert!((wish - Vector3::new(-1.0, 0.0, 0.0)).length() < 1e-5);
+/// ```
 pub fn wish_direction(stick: Vector2, yaw: Basis) -> Vector3 {
     let turned = Basis::from_axis_angle(Vector3::UP, yaw_angle(yaw));
     turned * Vector3::new(stick.x, 0.0, stick.y)
