@@ -114,6 +114,14 @@ impl KinematicBody for ParryBody {
             max_collisions: 1,
             recovery_as_collision: false,
         });
+        if !(from + result.travel).is_finite() || !result.remainder.is_finite() {
+            // Out of f32's range (a gigantic solid): report no motion rather than infinity.
+            return MotionTest {
+                travel: Vec3::ZERO,
+                remainder: Vec3::ZERO,
+                contact: None,
+            };
+        }
         MotionTest {
             travel: result.travel,
             remainder: result.remainder,

@@ -303,6 +303,11 @@ impl ParryBody {
                 }
             }
         }
+        // A travel that overflows f32 (out of a gigantic solid, say) is not applied.
+        if !(from + result.travel).is_finite() {
+            result.travel = Vec3::ZERO;
+            result.remainder = Vec3::ZERO;
+        }
         self.position = from + result.travel;
         result
     }
@@ -414,7 +419,9 @@ impl ParryBody {
                     Vec3::ZERO
                 };
             }
-            self.position += result.travel;
+            if (self.position + result.travel).is_finite() {
+                self.position += result.travel;
+            }
         }
     }
 

@@ -20,6 +20,14 @@ pub const MAX_SUBSTEP: f32 = 0.05;
 /// so the character never jumps through the world after a stall.
 pub const MAX_DELTA: f32 = 0.25;
 
+/// Fastest velocity a tick accepts, m/s (10 km/s: far beyond any game); a longer one is
+/// shortened to it, so a tick's motion can never overflow.
+pub const MAX_VELOCITY: f32 = 1.0e4;
+
+/// Farthest a body may be from the world's origin on any axis, m (10 000 km). Beyond it `f32`
+/// positions have no useful precision left, and the body is not moved.
+pub const MAX_COORDINATE: f32 = 1.0e7;
+
 /// Motions shorter than this are not made, m.
 const MIN_MOTION: f32 = 1e-6;
 
@@ -40,13 +48,14 @@ pub struct TickInput {
 pub struct Sanitized {
     /// The wish direction was NaN or infinite and counted as no input.
     pub wish_direction: bool,
-    /// The velocity was NaN or infinite and was reset to zero.
+    /// The velocity was NaN or infinite (reset to zero) or faster than [`MAX_VELOCITY`]
+    /// (shortened to it).
     pub velocity: bool,
     /// The delta was zero, negative or not finite: nothing moved.
     pub delta: bool,
     /// The delta was longer than [`MAX_DELTA`] and was clamped.
     pub delta_clamped: bool,
-    /// The body's position was not finite: nothing moved.
+    /// The body's position was not finite or beyond [`MAX_COORDINATE`]: nothing moved.
     pub position: bool,
 }
 
@@ -194,11 +203,14 @@ impl Controller {
         mut sanitized: Sanitized,
         mut step: impl FnMut(&mut B, Vec3, f32) -> TickReport,
     ) -> TickReport {
-        let mut velocity = if velocity.is_finite() {
-            velocity
-        } else {
+        let mut velocity = if !velocity.is_finite() {
             sanitized.velocity = true;
             Vec3::ZERO
+        } else if velocity.length() > MAX_VELOCITY {
+            sanitized.velocity = true;
+            velocity.clamp_length_max(MAX_VELOCITY)
+        } else {
+            velocity
         };
         let on_floor = body.is_on_floor();
         let mut report = TickReport {
@@ -208,7 +220,7 @@ impl Controller {
             ..TickReport::default()
         };
         let split = split_delta(dt, &mut sanitized);
-        if !body.position().is_finite() {
+        if !usable_position(body.position()) {
             sanitized.position = true;
         }
         report.sanitized = sanitized;
@@ -277,10 +289,19 @@ impl Controller {
             let motion = run * dt;
             if motion.length() > MIN_MOTION {
                 match step_up(body, motion, stairs) {
-                    Ahead::Free { travel } => body.set_position(start + travel),
+                    Ahead::Free { travel } => {
+                        if usable_position(start + travel) {
+                            body.set_position(start + travel);
+                        }
+                    }
                     Ahead::Stepped(step) => {
                         // The tick ends standing on the step: the sweeps placed the body on it,
                         // and a slide now could only push a rounded shape back off its edge.
+                        if !usable_position(start + step.displacement) {
+                            report.on_floor = body.is_on_floor();
+                            report.velocity = run + up * rise;
+                            return report;
+                        }
                         body.set_position(start + step.displacement);
                         report.step_up = step.height;
                         report.stepped = Some(step.height);
@@ -338,7 +359,8 @@ impl Controller {
         let motion = horizontal(velocity, up) * dt;
         if !dt.is_finite()
             || dt <= 0.0
-            || !body.position().is_finite()
+            || velocity.length() > MAX_VELOCITY
+            || !usable_position(body.position())
             || !body.is_on_floor()
             || vertical(velocity, up) > 0.0
             || !motion.is_finite()
@@ -348,10 +370,11 @@ impl Controller {
         }
         let start = body.position();
         match step_up(body, motion, &self.settings.stairs) {
-            Ahead::Stepped(step) => {
+            Ahead::Stepped(step) if usable_position(start + step.displacement) => {
                 body.set_position(start + step.displacement);
                 step.height
             }
+            Ahead::Stepped(_) => 0.0,
             Ahead::Free { .. } | Ahead::Blocked => 0.0,
         }
     }
@@ -372,7 +395,7 @@ impl Controller {
         if !was_on_floor
             || !velocity.is_finite()
             || vertical(velocity, up) > 0.0
-            || !body.position().is_finite()
+            || !usable_position(body.position())
             || body.is_on_floor()
         {
             return None;
@@ -385,6 +408,11 @@ impl Controller {
         let step = step_down(body, &self.settings.stairs, travelled)?;
         step.is_step.then_some(step.height)
     }
+}
+
+/// True when `position` (m) is finite and within [`MAX_COORDINATE`] of the origin.
+fn usable_position(position: Vec3) -> bool {
+    position.is_finite() && position.abs().max_element() <= MAX_COORDINATE
 }
 
 /// The body's up direction as a unit vector; +Y when the body reports a degenerate one.

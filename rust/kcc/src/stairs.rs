@@ -291,6 +291,9 @@ pub fn step_down<B: KinematicBody + ?Sized>(
         }
     }
     floor?;
+    if !end.is_finite() {
+        return None;
+    }
     body.set_position(end);
     body.apply_floor_snap();
     if !body.is_on_floor() {
