@@ -146,26 +146,26 @@ fn a_world_with_no_floor_falls_at_terminal_speed() {
 #[test]
 fn huge_finite_values_never_overflow_the_position() {
     // Found by fuzzing: finite inputs near f32::MAX overflowed the position to infinity.
-    let (controller, mut body) = setup();
+    let (controller, mut near) = setup();
     let input = TickInput {
         wish_direction: Vec3::NEG_Z,
         jump: false,
         velocity: Vec3::splat(3.0e38),
     };
-    let report = controller.tick(&mut body, &input, 0.25);
+    let report = controller.tick(&mut near, &input, 0.25);
     assert!(report.sanitized.velocity);
     assert!(report.velocity.length() <= kcc::controller::MAX_VELOCITY * 1.01);
-    assert!(body.position().is_finite());
+    assert!(near.position().is_finite());
 
     let world = world(vec![]);
     let far = Vec3::new(3.0e38, -3.0e38, 1.0e20);
-    let mut body = body(&world, capsule(), far);
+    let mut distant = body(&world, capsule(), far);
     let input = TickInput {
         wish_direction: Vec3::NEG_Z,
         jump: false,
         velocity: Vec3::splat(1.0e4),
     };
-    let report = controller.tick(&mut body, &input, 1.0 / 60.0);
+    let report = controller.tick(&mut distant, &input, 1.0 / 60.0);
     assert!(report.sanitized.position);
-    assert_eq!(body.position(), far);
+    assert_eq!(distant.position(), far);
 }
