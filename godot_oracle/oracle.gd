@@ -1,0 +1,165 @@
+extends Node3D
+## The Godot world's oracle. kcc-sim (rust/kcc-godot) packs this project into a .pck, runs it in
+## Godot's web export template in headless Chromium, and drives it over a loopback connection:
+## the oracle calls the page's `kccRpc` (a synchronous XMLHttpRequest to kcc-sim) with its
+## reply to the last command and gets the next command back. A command is a list of operations
+## (build a scene, the port's calls, an overlap measure, a batch of test moves); the reply has
+## one result per operation and the body's state after the last one.
+##
+## The loop runs inside a physics frame (after `await physics_frame`), so Godot's
+## move_and_slide uses the physics delta, as it does in a game's _physics_process.
+
+const Port := preload("res://port.gd")
+const SceneBuilder := preload("res://scene.gd")
+
+var _world: Node3D
+var _body: CharacterBody3D
+var _port: Port
+var _window: JavaScriptObject
+
+
+func _ready() -> void:
+	if not OS.has_feature("web"):
+		push_error("oracle: runs only in Godot's web export template (it calls the page)")
+		get_tree().quit(1)
+		return
+	_window = JavaScriptBridge.get_interface("window")
+	await get_tree().physics_frame
+	var reply := {"hello": _hello()}
+	while true:
+		var text = _window.kccRpc(JSON.stringify(reply, "", false, true))
+		if not text is String or text.is_empty():
+			break
+		var command = JSON.parse_string(text)
+		if not command is Dictionary or not command.has("ops"):
+			reply = {"error": "a command must be an object with ops, got: %s" % text.left(200)}
+			continue
+		reply = await _run(command["ops"])
+	print("oracle: the session ended")
+
+
+func _hello() -> Dictionary:
+	var version := Engine.get_version_info()
+	var engine_name: String = ProjectSettings.get_setting("physics/3d/physics_engine")
+	# The Jolt module's own settings exist only when Jolt is compiled in.
+	var has_jolt := ProjectSettings.has_setting(
+		"physics/jolt_physics_3d/motion_queries/recovery_iterations"
+	)
+	return {
+		"version": version["string"],
+		"major": version["major"],
+		"minor": version["minor"],
+		"physics_engine": engine_name,
+		"jolt": has_jolt and engine_name == "Jolt Physics",
+	}
+
+
+func _run(ops: Array) -> Dictionary:
+	var results := []
+	for op: Dictionary in ops:
+		if _port == null and op["op"] != "scene":
+			return {"error": "op %s before the first scene" % op["op"]}
+		match op["op"]:
+			"scene":
+				results.append(await _scene(op["scene"]))
+			"set_position":
+				_port.set_position(SceneBuilder.vec3(op["position"]))
+				results.append(null)
+			"test_move":
+				var found := _port.test_move(
+					SceneBuilder.vec3(op["from"]), SceneBuilder.vec3(op["motion"])
+				)
+				results.append(_plain(found))
+			"move_and_slide":
+				var velocity := _port.move_and_slide(SceneBuilder.vec3(op["velocity"]), op["dt"])
+				results.append({"velocity": _array(velocity)})
+			"apply_floor_snap":
+				_port.apply_floor_snap()
+				results.append(null)
+			"overlap":
+				results.append(_overlap())
+			"replay":
+				var found_all := []
+				for move: Array in op["moves"]:
+					var found := _port.test_move(
+						SceneBuilder.vec3(move[0]), SceneBuilder.vec3(move[1])
+					)
+					found_all.append(_plain(found))
+				results.append(found_all)
+			_:
+				return {"error": "unknown op %s" % op["op"]}
+	return {"results": results, "state": _state()}
+
+
+## Replaces the world, sets the tick rate and waits until Godot's physics delta follows it.
+func _scene(scene: Dictionary) -> Dictionary:
+	if _world != null:
+		_world.free()
+	var rate := maxi(1, roundi(scene["tick_rate"]))
+	Engine.physics_ticks_per_second = rate
+	# The new rate takes effect a few frames later.
+	for i in 30:
+		if is_equal_approx(get_physics_process_delta_time(), 1.0 / rate):
+			break
+		await get_tree().physics_frame
+	_world = SceneBuilder.build(self, scene)
+	_body = _world.get_child(_world.get_child_count() - 1)
+	_port = Port.new(_body)
+	await get_tree().physics_frame
+	return {
+		"physics_delta": get_physics_process_delta_time(),
+		"ticks_per_second": Engine.physics_ticks_per_second,
+	}
+
+
+## Deepest overlap of the body's shape with the world as Jolt measures it: collide_shape with
+## margin 0 returns a pair of points per contact (the deepest point of each shape inside the
+## other), whose distance is the penetration depth.
+func _overlap() -> Dictionary:
+	var shape: CollisionShape3D = _body.get_node("Shape")
+	var query := PhysicsShapeQueryParameters3D.new()
+	query.shape = shape.shape
+	query.transform = shape.get_global_transform()
+	query.margin = 0.0
+	query.exclude = [_body.get_rid()]
+	var points := _body.get_world_3d().direct_space_state.collide_shape(query, 32)
+	var deepest := 0.0
+	for i in range(0, points.size() - 1, 2):
+		deepest = maxf(deepest, points[i].distance_to(points[i + 1]))
+	return {"depth": deepest, "contacts": points.size() / 2}
+
+
+func _state() -> Dictionary:
+	if _port == null:
+		return {}
+	var normals := []
+	for i in _body.get_slide_collision_count():
+		normals.append(_array(_body.get_slide_collision(i).get_normal()))
+	return {
+		"position": _array(_port.position()),
+		"velocity": _array(_body.get_velocity()),
+		"on_floor": _port.is_on_floor(),
+		"floor_normal": _array(_port.floor_normal()),
+		"on_wall": _body.is_on_wall(),
+		"wall_normal": _array(_body.get_wall_normal()),
+		"on_ceiling": _body.is_on_ceiling(),
+		"real_velocity": _array(_body.get_real_velocity()),
+		"position_delta": _array(_body.get_position_delta()),
+		"slide_normals": normals,
+		"up_direction": _array(_port.up_direction()),
+		"floor_max_angle": _port.floor_max_angle(),
+		"safe_margin": _port.safe_margin(),
+	}
+
+
+## A test_move result with its vectors as arrays.
+static func _plain(found: Dictionary) -> Dictionary:
+	var plain := {}
+	for key: String in found:
+		var value = found[key]
+		plain[key] = _array(value) if value is Vector3 else value
+	return plain
+
+
+static func _array(value: Vector3) -> Array:
+	return [value.x, value.y, value.z]

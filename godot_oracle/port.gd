@@ -1,0 +1,104 @@
+extends RefCounted
+## The port `kcc::KinematicBody` answered by a CharacterBody3D: the GDScript twin of
+## rust/godot/src/body.rs, call for call (a test in rust/kcc-godot checks that both make the
+## same engine calls for each port method). Positions are the node's global position, m.
+
+## The body every call goes to.
+var body: CharacterBody3D
+
+
+func _init(character: CharacterBody3D) -> void:
+	body = character
+
+
+## The body's origin in world space, m.
+func position() -> Vector3:
+	return body.get_global_position()
+
+
+## Teleports the body's origin, m. The floor state stays as the last slide left it.
+func set_position(new_position: Vector3) -> void:
+	body.set_global_position(new_position)
+
+
+## Tests moving the shape from `from` by `motion` (m) with the body's own safe margin, without
+## moving the body. Travel, remainder, and the deepest contact when it hit.
+func test_move(from: Vector3, motion: Vector3) -> Dictionary:
+	var start := body.get_global_transform()
+	start.origin = from
+	# Godot's default margin for test_move is 0.001, not the node's safe_margin: pass it.
+	var margin := body.get_safe_margin()
+	# A fresh result object per test: nothing of an earlier test can leak into this one.
+	var collision := KinematicCollision3D.new()
+	var hit := body.test_move(start, motion, collision, margin)
+	var result := {"hit": hit}
+	# Contact getters print an engine error when there is no contact: ask only after a hit.
+	if hit:
+		result["normal"] = collision.get_normal()
+		result["point"] = collision.get_position()
+		result["depth"] = collision.get_depth()
+	result["travel"] = collision.get_travel()
+	result["remainder"] = collision.get_remainder()
+	return result
+
+
+## Slides by `velocity` (m/s) over `dt` (s): Godot's move_and_slide always moves by velocity x
+## its own delta, so the velocity is scaled by dt / that delta on the way in and back out.
+func move_and_slide(velocity: Vector3, dt: float) -> Vector3:
+	var scale := slide_scale(dt, _engine_delta())
+	if scale <= 0.0:
+		return velocity
+	body.set_velocity(velocity * scale)
+	body.move_and_slide()
+	return body.get_velocity() / scale
+
+
+## True when the last slide or snap left the body on walkable floor.
+func is_on_floor() -> bool:
+	return body.is_on_floor()
+
+
+## Normal of the floor after the last slide.
+func floor_normal() -> Vector3:
+	return body.get_floor_normal()
+
+
+## Snaps the body down onto floor within its snap length.
+func apply_floor_snap() -> void:
+	body.apply_floor_snap()
+
+
+## The body's up direction.
+func up_direction() -> Vector3:
+	return body.get_up_direction()
+
+
+## Steepest floor, rad.
+func floor_max_angle() -> float:
+	return body.get_floor_max_angle()
+
+
+## Distance kept from surfaces in motion tests, m.
+func safe_margin() -> float:
+	return body.get_safe_margin()
+
+
+## `dt / engine_delta`, as body.rs's `slide_scale`: 0 when nothing should move (dt zero,
+## negative or not finite), 1 when the engine's delta is unusable.
+static func slide_scale(dt: float, engine_delta: float) -> float:
+	if is_nan(dt) or is_inf(dt) or dt <= 0.0:
+		return 0.0
+	if is_nan(engine_delta) or is_inf(engine_delta) or engine_delta <= 0.0:
+		return 1.0
+	var scale := dt / engine_delta
+	if is_nan(scale) or is_inf(scale) or scale <= 0.0:
+		return 0.0
+	return scale
+
+
+## The delta Godot's move_and_slide will use: the physics delta inside a physics frame, the
+## process delta outside (the engine's own rule).
+func _engine_delta() -> float:
+	if Engine.is_in_physics_frame():
+		return body.get_physics_process_delta_time()
+	return body.get_process_delta_time()

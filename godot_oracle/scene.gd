@@ -1,0 +1,109 @@
+extends RefCounted
+## Builds a scenario's scene in Godot from the description kcc-sim sends (rust/kcc-godot,
+## `SceneDesc`): static solids as StaticBody3D nodes with one CollisionShape3D each, and the
+## character as a CharacterBody3D whose origin is the bottom of its shape. Vectors arrive as
+## [x, y, z] arrays, m; angles in rad.
+
+
+## A new world node under `parent` holding the solids and the body; the body is its last child.
+static func build(parent: Node3D, scene: Dictionary) -> Node3D:
+	var world := Node3D.new()
+	world.name = "World"
+	parent.add_child(world)
+	for solid: Dictionary in scene["solids"]:
+		world.add_child(_solid(solid))
+	var body := _body(scene["body"])
+	world.add_child(body)
+	body.set_global_position(vec3(scene["start"]))
+	return world
+
+
+## [x, y, z] to a Vector3.
+static func vec3(values: Array) -> Vector3:
+	return Vector3(values[0], values[1], values[2])
+
+
+static func _solid(solid: Dictionary) -> StaticBody3D:
+	var node := StaticBody3D.new()
+	var collision := CollisionShape3D.new()
+	match solid["kind"]:
+		"box":
+			var box := BoxShape3D.new()
+			box.size = vec3(solid["size"])
+			_set_margin(box, solid)
+			collision.shape = box
+			var r: Array = solid["rotation"]
+			var rotation := Quaternion(r[0], r[1], r[2], r[3])
+			node.transform = Transform3D(Basis(rotation), vec3(solid["center"]))
+		"hull":
+			var hull := ConvexPolygonShape3D.new()
+			hull.points = _points(solid["points"])
+			_set_margin(hull, solid)
+			collision.shape = hull
+		"mesh":
+			var mesh := ConcavePolygonShape3D.new()
+			mesh.set_faces(_points(solid["faces"]))
+			mesh.backface_collision = false
+			collision.shape = mesh
+		_:
+			push_error("oracle: unknown solid kind %s" % solid["kind"])
+	node.add_child(collision)
+	return node
+
+
+static func _body(desc: Dictionary) -> CharacterBody3D:
+	var body := CharacterBody3D.new()
+	body.name = "Character"
+	body.motion_mode = CharacterBody3D.MOTION_MODE_GROUNDED
+	body.safe_margin = desc["safe_margin"]
+	body.floor_max_angle = desc["floor_max_angle"]
+	body.max_slides = int(desc["max_slides"])
+	body.floor_snap_length = desc["floor_snap_length"]
+	body.wall_min_slide_angle = desc["wall_min_slide_angle"]
+	body.floor_stop_on_slope = desc["floor_stop_on_slope"]
+	body.floor_block_on_wall = desc["floor_block_on_wall"]
+	body.floor_constant_speed = desc["floor_constant_speed"]
+	body.slide_on_ceiling = desc["slide_on_ceiling"]
+	body.up_direction = vec3(desc["up_direction"])
+	var shape_desc: Dictionary = desc["shape"]
+	var shape: Shape3D
+	var height := 0.0
+	match shape_desc["kind"]:
+		"capsule":
+			var capsule := CapsuleShape3D.new()
+			capsule.radius = shape_desc["radius"]
+			capsule.height = shape_desc["height"]
+			height = capsule.height
+			shape = capsule
+		"cylinder":
+			var cylinder := CylinderShape3D.new()
+			cylinder.radius = shape_desc["radius"]
+			cylinder.height = shape_desc["height"]
+			height = cylinder.height
+			shape = cylinder
+		_:
+			var box := BoxShape3D.new()
+			box.size = vec3(shape_desc["size"])
+			height = box.size.y
+			shape = box
+	shape.margin = desc["shape_margin"]
+	var collision := CollisionShape3D.new()
+	collision.name = "Shape"
+	collision.shape = shape
+	# The origin is the bottom of the shape ("feet"), as in the sample project.
+	collision.position = Vector3(0, height * 0.5, 0)
+	body.add_child(collision)
+	return body
+
+
+static func _set_margin(shape: Shape3D, solid: Dictionary) -> void:
+	if solid.has("margin"):
+		shape.margin = solid["margin"]
+
+
+static func _points(values: Array) -> PackedVector3Array:
+	var points := PackedVector3Array()
+	points.resize(values.size())
+	for i in values.size():
+		points[i] = vec3(values[i])
+	return points

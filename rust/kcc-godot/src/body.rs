@@ -1,0 +1,275 @@
+//! `GodotBody`: the port `kcc::KinematicBody` answered by the oracle's `CharacterBody3D`.
+//!
+//! Each port method is the oracle's function of the same name in `godot_oracle/port.gd`, which
+//! makes the same engine calls as `rust/godot/src/body.rs`. Round trips are kept low without
+//! changing what Godot sees: the body's state comes back with every answer, so getters are
+//! free, and `set_position` (whose effect is known) is sent with the next call.
+//!
+//! The port cannot fail, but a conversation can: the first error is kept
+//! ([`GodotBody::take_error`]), every later call answers "nothing moves", and the caller stops
+//! the run after the tick.
+
+use glam::Vec3;
+use kcc::{Contact, KinematicBody, MotionTest};
+
+use crate::error::GodotError;
+use crate::protocol::{BodyState, Op, OverlapResult, SceneDesc, SceneResult, SlideResult, TestMoveResult};
+use crate::session::GodotSession;
+
+/// Port calls a body made, by kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct PortCalls {
+    /// `test_move` calls.
+    pub test_moves: u64,
+    /// `move_and_slide` calls.
+    pub slides: u64,
+    /// `apply_floor_snap` calls.
+    pub snaps: u64,
+}
+
+impl PortCalls {
+    /// Calls that run physics queries in Godot (a slide runs one or more).
+    pub fn total(&self) -> u64 {
+        self.test_moves + self.slides + self.snaps
+    }
+}
+
+/// The body's state at the end of a tick, as Godot reports it, and how deep it overlaps.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Observation {
+    /// Godot's getters after the tick.
+    pub state: BodyState,
+    /// Deepest overlap with the world as Jolt measures it, m.
+    pub overlap: f32,
+}
+
+/// A `CharacterBody3D` in the Godot world, seen as a `kcc::KinematicBody`.
+pub struct GodotBody<'a> {
+    session: &'a mut GodotSession,
+    state: BodyState,
+    deferred: Vec<Op>,
+    calls: PortCalls,
+    error: Option<GodotError>,
+    scene: SceneResult,
+}
+
+fn v(a: [f32; 3]) -> Vec3 {
+    Vec3::from_array(a)
+}
+
+impl<'a> GodotBody<'a> {
+    /// Builds `scene` in the session's Godot (replacing the last scene) and returns its body.
+    pub fn new(session: &'a mut GodotSession, scene: SceneDesc) -> Result<Self, GodotError> {
+        let reply = session.call(&[Op::Scene { scene }])?;
+        let result: SceneResult = serde_json::from_value(reply.results[0].clone())
+            .map_err(|e| GodotError::Protocol(format!("scene result: {e}")))?;
+        let state = reply
+            .state
+            .ok_or_else(|| GodotError::Protocol("no body state after the scene".into()))?;
+        Ok(Self {
+            session,
+            state,
+            deferred: Vec::new(),
+            calls: PortCalls::default(),
+            error: None,
+            scene: result,
+        })
+    }
+
+    /// Godot's physics tick once the scene's rate took effect.
+    pub fn scene(&self) -> SceneResult {
+        self.scene
+    }
+
+    /// Port calls so far.
+    pub fn calls(&self) -> PortCalls {
+        self.calls
+    }
+
+    /// Round trips of the session so far.
+    pub fn round_trips(&self) -> u64 {
+        self.session.round_trips()
+    }
+
+    /// The body's state as of the last answer.
+    pub fn state(&self) -> &BodyState {
+        &self.state
+    }
+
+    /// The first error of the conversation, if any (taking it does not make the session
+    /// usable again).
+    pub fn take_error(&mut self) -> Option<GodotError> {
+        self.error.take()
+    }
+
+    /// True when a call failed.
+    pub fn failed(&self) -> bool {
+        self.error.is_some()
+    }
+
+    /// Godot's state now (with anything deferred applied) and the overlap, in one round trip.
+    pub fn observe(&mut self) -> Result<Observation, GodotError> {
+        let results = self.send(Op::Overlap).ok_or_else(|| self.failure())?;
+        let overlap: OverlapResult = serde_json::from_value(results)
+            .map_err(|e| GodotError::Protocol(format!("overlap result: {e}")))?;
+        Ok(Observation {
+            state: self.state.clone(),
+            overlap: overlap.depth,
+        })
+    }
+
+    /// `test_move` from each `[from, motion]` (m), answered in batches: for replaying another
+    /// world's queries. The body does not move.
+    pub fn replay(&mut self, moves: &[[Vec3; 2]]) -> Result<Vec<MotionTest>, GodotError> {
+        let mut tests = Vec::with_capacity(moves.len());
+        for batch in moves.chunks(256) {
+            let op = Op::Replay {
+                moves: batch.iter().map(|[a, b]| [a.to_array(), b.to_array()]).collect(),
+            };
+            let result = self.send(op).ok_or_else(|| self.failure())?;
+            let found: Vec<TestMoveResult> = serde_json::from_value(result)
+                .map_err(|e| GodotError::Protocol(format!("replay result: {e}")))?;
+            tests.extend(found.into_iter().map(motion_test));
+        }
+        Ok(tests)
+    }
+
+    /// The error to hand out after a failed call.
+    fn failure(&self) -> GodotError {
+        GodotError::Oracle {
+            message: match &self.error {
+                Some(e) => e.to_string(),
+                None => "a call failed".to_string(),
+            },
+            log: Vec::new(),
+        }
+    }
+
+    /// Sends what was deferred, then `op`; returns `op`'s result, or `None` after an error.
+    fn send(&mut self, op: Op) -> Option<serde_json::Value> {
+        if self.error.is_some() {
+            return None;
+        }
+        self.deferred.push(op);
+        let ops = std::mem::take(&mut self.deferred);
+        match self.session.call(&ops) {
+            Ok(reply) => {
+                if let Some(state) = reply.state {
+                    self.state = state;
+                }
+                reply.results.into_iter().last()
+            }
+            Err(e) => {
+                self.error = Some(e);
+                None
+            }
+        }
+    }
+
+}
+
+fn motion_test(found: TestMoveResult) -> MotionTest {
+    let contact = match (found.hit, found.normal, found.point, found.depth) {
+        (true, Some(normal), Some(point), Some(depth)) => Some(Contact {
+            normal: v(normal),
+            point: v(point),
+            depth,
+        }),
+        _ => None,
+    };
+    MotionTest {
+        travel: v(found.travel),
+        remainder: v(found.remainder),
+        contact,
+    }
+}
+
+impl KinematicBody for GodotBody<'_> {
+    fn position(&self) -> Vec3 {
+        v(self.state.position)
+    }
+
+    fn set_position(&mut self, position: Vec3) {
+        if !position.is_finite() {
+            return;
+        }
+        // Godot stores exactly the f32 sent, so the cached position stays true.
+        self.state.position = position.to_array();
+        self.deferred.push(Op::SetPosition {
+            position: position.to_array(),
+        });
+    }
+
+    fn test_move(&mut self, from: Vec3, motion: Vec3) -> MotionTest {
+        self.calls.test_moves += 1;
+        let still = MotionTest {
+            travel: Vec3::ZERO,
+            remainder: Vec3::ZERO,
+            contact: None,
+        };
+        if !from.is_finite() || !motion.is_finite() {
+            return still;
+        }
+        let op = Op::TestMove {
+            from: from.to_array(),
+            motion: motion.to_array(),
+        };
+        let Some(result) = self.send(op) else {
+            return still;
+        };
+        match serde_json::from_value::<TestMoveResult>(result) {
+            Ok(found) => motion_test(found),
+            Err(e) => {
+                self.error = Some(GodotError::Protocol(format!("test_move result: {e}")));
+                still
+            }
+        }
+    }
+
+    fn move_and_slide(&mut self, velocity: Vec3, dt: f32) -> Vec3 {
+        self.calls.slides += 1;
+        if !velocity.is_finite() || !dt.is_finite() || dt <= 0.0 {
+            return Vec3::ZERO;
+        }
+        let op = Op::MoveAndSlide {
+            velocity: velocity.to_array(),
+            dt,
+        };
+        let Some(result) = self.send(op) else {
+            return Vec3::ZERO;
+        };
+        match serde_json::from_value::<SlideResult>(result) {
+            Ok(slid) => v(slid.velocity),
+            Err(e) => {
+                self.error = Some(GodotError::Protocol(format!("slide result: {e}")));
+                Vec3::ZERO
+            }
+        }
+    }
+
+    fn is_on_floor(&self) -> bool {
+        self.state.on_floor
+    }
+
+    fn floor_normal(&self) -> Vec3 {
+        v(self.state.floor_normal)
+    }
+
+    fn apply_floor_snap(&mut self) {
+        self.calls.snaps += 1;
+        // The snap changes the position and floor state the next getters read: ask now.
+        self.send(Op::ApplyFloorSnap);
+    }
+
+    fn up_direction(&self) -> Vec3 {
+        v(self.state.up_direction)
+    }
+
+    fn floor_max_angle(&self) -> f32 {
+        self.state.floor_max_angle
+    }
+
+    fn safe_margin(&self) -> f32 {
+        self.state.safe_margin
+    }
+}

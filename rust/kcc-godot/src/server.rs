@@ -1,0 +1,377 @@
+//! The loopback HTTP server between Chromium and our process: it serves the page, the engine
+//! and the oracle's pack, collects what Godot prints (`POST /log`), and carries the oracle's
+//! synchronous calls (`POST /rpc`) to the session, which answers each with the next command.
+//!
+//! One thread accepts connections on 127.0.0.1 (a free port), one thread serves each
+//! connection (HTTP/1.1 with keep-alive, `TCP_NODELAY`, each reply written in one piece, so a
+//! round trip costs about 2 ms). An `/rpc` request is handed to the session through a channel
+//! with a reply channel of its own; the connection thread waits for the reply and writes it.
+
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::net::{Shutdown, SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{Receiver, Sender, SyncSender, channel, sync_channel};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+use crate::error::GodotError;
+
+/// Largest request the server reads, bytes (a request carries one reply of the oracle).
+const MAX_REQUEST: usize = 64 << 20;
+
+/// A file served at a path.
+#[derive(Debug, Clone)]
+pub struct Route {
+    /// `Content-Type` header.
+    pub content_type: &'static str,
+    /// Body.
+    pub body: Arc<Vec<u8>>,
+}
+
+/// One synchronous call of the oracle: what it sent, and where the answer goes.
+pub struct RpcCall {
+    /// The request body (the oracle's results, JSON).
+    pub body: Vec<u8>,
+    /// Send the answer (the next command, JSON) here; the oracle waits for it.
+    pub reply: SyncSender<Vec<u8>>,
+}
+
+/// Everything the page posted to `/log`, one entry per line, in order.
+#[derive(Debug, Default)]
+pub struct LogBook {
+    lines: Mutex<Vec<String>>,
+}
+
+impl LogBook {
+    fn push(&self, text: &str) {
+        let mut lines = self.lines.lock().unwrap_or_else(|e| e.into_inner());
+        lines.extend(text.lines().map(str::to_string));
+    }
+
+    /// The lines from index `from` on.
+    pub fn since(&self, from: usize) -> Vec<String> {
+        let lines = self.lines.lock().unwrap_or_else(|e| e.into_inner());
+        lines.get(from..).map(<[String]>::to_vec).unwrap_or_default()
+    }
+
+    /// The last `count` lines.
+    pub fn tail(&self, count: usize) -> Vec<String> {
+        let lines = self.lines.lock().unwrap_or_else(|e| e.into_inner());
+        lines[lines.len().saturating_sub(count)..].to_vec()
+    }
+}
+
+/// The running server. Dropping it stops accepting connections.
+pub struct Server {
+    address: SocketAddr,
+    stop: Arc<AtomicBool>,
+    calls: Receiver<RpcCall>,
+    log: Arc<LogBook>,
+    acceptor: Option<JoinHandle<()>>,
+}
+
+impl Server {
+    /// Starts serving `routes` (path to file) on a free port of 127.0.0.1.
+    pub fn start(routes: HashMap<String, Route>) -> Result<Self, GodotError> {
+        let listener = TcpListener::bind(("127.0.0.1", 0))
+            .map_err(GodotError::io("binding a loopback port"))?;
+        let address = listener
+            .local_addr()
+            .map_err(GodotError::io("reading the loopback port"))?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let log = Arc::new(LogBook::default());
+        let (calls_in, calls) = channel();
+        let routes = Arc::new(routes);
+        let acceptor = {
+            let stop = Arc::clone(&stop);
+            let log = Arc::clone(&log);
+            std::thread::Builder::new()
+                .name("kcc-godot-accept".into())
+                .spawn(move || accept(listener, &stop, &routes, &calls_in, &log))
+                .map_err(GodotError::io("starting the server thread"))?
+        };
+        Ok(Self {
+            address,
+            stop,
+            calls,
+            log,
+            acceptor: Some(acceptor),
+        })
+    }
+
+    /// The page's address, `http://127.0.0.1:<port>`.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.address)
+    }
+
+    /// The oracle's calls, in the order they arrive.
+    pub fn calls(&self) -> &Receiver<RpcCall> {
+        &self.calls
+    }
+
+    /// What Godot printed.
+    pub fn log(&self) -> &LogBook {
+        &self.log
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
+        // Wake the acceptor with a connection of our own.
+        let _ = TcpStream::connect(self.address);
+        if let Some(acceptor) = self.acceptor.take() {
+            let _ = acceptor.join();
+        }
+    }
+}
+
+fn accept(
+    listener: TcpListener,
+    stop: &AtomicBool,
+    routes: &Arc<HashMap<String, Route>>,
+    calls: &Sender<RpcCall>,
+    log: &Arc<LogBook>,
+) {
+    for stream in listener.incoming() {
+        if stop.load(Ordering::SeqCst) {
+            break;
+        }
+        let Ok(stream) = stream else { continue };
+        let routes = Arc::clone(routes);
+        let calls = calls.clone();
+        let log = Arc::clone(log);
+        let _ = std::thread::Builder::new()
+            .name("kcc-godot-conn".into())
+            .spawn(move || {
+                let _ = serve(stream, &routes, &calls, &log);
+            });
+    }
+}
+
+/// A parsed request.
+struct Request {
+    method: String,
+    path: String,
+    body: Vec<u8>,
+    close: bool,
+}
+
+/// Serves one connection until the peer closes it or a request fails.
+fn serve(
+    mut stream: TcpStream,
+    routes: &HashMap<String, Route>,
+    calls: &Sender<RpcCall>,
+    log: &LogBook,
+) -> std::io::Result<()> {
+    stream.set_nodelay(true)?;
+    let mut buffer = Vec::new();
+    while let Some(request) = read_request(&mut stream, &mut buffer)? {
+        let close = request.close;
+        match (request.method.as_str(), request.path.as_str()) {
+            ("POST", "/rpc") => {
+                let (reply, answer) = sync_channel(1);
+                let call = RpcCall {
+                    body: request.body,
+                    reply,
+                };
+                let answer = calls.send(call).ok().and_then(|()| answer.recv().ok());
+                match answer {
+                    Some(body) => respond(&mut stream, "200 OK", "text/plain", &body, close)?,
+                    None => {
+                        // The session is gone: tell the page, and close.
+                        respond(&mut stream, "503 Service Unavailable", "text/plain", b"", true)?;
+                        break;
+                    }
+                }
+            }
+            ("POST", "/log") => {
+                log.push(&String::from_utf8_lossy(&request.body));
+                respond(&mut stream, "204 No Content", "text/plain", b"", close)?;
+            }
+            ("GET", path) => match routes.get(path) {
+                Some(route) => respond(&mut stream, "200 OK", route.content_type, &route.body, close)?,
+                None => respond(&mut stream, "404 Not Found", "text/plain", b"not found", close)?,
+            },
+            _ => respond(&mut stream, "405 Method Not Allowed", "text/plain", b"", close)?,
+        }
+        if close {
+            break;
+        }
+    }
+    let _ = stream.shutdown(Shutdown::Both);
+    Ok(())
+}
+
+/// Reads the next request from `stream`; `None` when the peer closed the connection.
+/// `buffer` keeps bytes that arrived after the request.
+fn read_request(stream: &mut TcpStream, buffer: &mut Vec<u8>) -> std::io::Result<Option<Request>> {
+    let invalid = |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string());
+    let mut chunk = [0u8; 64 * 1024];
+    loop {
+        let mut headers = [httparse::EMPTY_HEADER; 64];
+        let mut parsed = httparse::Request::new(&mut headers);
+        match parsed.parse(buffer) {
+            Ok(httparse::Status::Complete(head)) => {
+                let header = |name: &str| {
+                    parsed
+                        .headers
+                        .iter()
+                        .find(|h| h.name.eq_ignore_ascii_case(name))
+                        .map(|h| String::from_utf8_lossy(h.value).trim().to_ascii_lowercase())
+                };
+                let length: usize = header("content-length")
+                    .map(|v| v.parse().map_err(|_| invalid("bad Content-Length")))
+                    .transpose()?
+                    .unwrap_or(0);
+                if length > MAX_REQUEST {
+                    return Err(invalid("request too large"));
+                }
+                let close = header("connection").is_some_and(|v| v == "close");
+                let method = parsed.method.unwrap_or("").to_string();
+                let target = parsed.path.unwrap_or("/");
+                let path = target.split('?').next().unwrap_or("/").to_string();
+                while buffer.len() < head + length {
+                    let read = stream.read(&mut chunk)?;
+                    if read == 0 {
+                        return Ok(None);
+                    }
+                    buffer.extend_from_slice(&chunk[..read]);
+                }
+                let body = buffer[head..head + length].to_vec();
+                buffer.drain(..head + length);
+                return Ok(Some(Request {
+                    method,
+                    path,
+                    body,
+                    close,
+                }));
+            }
+            Ok(httparse::Status::Partial) => {
+                if buffer.len() > MAX_REQUEST {
+                    return Err(invalid("request head too large"));
+                }
+                let read = stream.read(&mut chunk)?;
+                if read == 0 {
+                    return Ok(None);
+                }
+                buffer.extend_from_slice(&chunk[..read]);
+            }
+            Err(_) => return Err(invalid("malformed request")),
+        }
+    }
+}
+
+/// Writes a response. Small bodies go out with the head in one write (one packet, no delay).
+fn respond(
+    stream: &mut TcpStream,
+    status: &str,
+    content_type: &str,
+    body: &[u8],
+    close: bool,
+) -> std::io::Result<()> {
+    let head = format!(
+        "HTTP/1.1 {status}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
+         Cache-Control: no-store\r\nCross-Origin-Opener-Policy: same-origin\r\n\
+         Cross-Origin-Embedder-Policy: require-corp\r\nConnection: {}\r\n\r\n",
+        body.len(),
+        if close { "close" } else { "keep-alive" }
+    );
+    if body.len() <= 64 * 1024 {
+        let mut message = Vec::with_capacity(head.len() + body.len());
+        message.extend_from_slice(head.as_bytes());
+        message.extend_from_slice(body);
+        stream.write_all(&message)
+    } else {
+        stream.write_all(head.as_bytes())?;
+        stream.write_all(body)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::BufRead;
+
+    fn routes() -> HashMap<String, Route> {
+        let mut routes = HashMap::new();
+        routes.insert(
+            "/hello.txt".to_string(),
+            Route {
+                content_type: "text/plain",
+                body: Arc::new(b"hello".to_vec()),
+            },
+        );
+        routes
+    }
+
+    /// Sends one request on `stream` and reads the status line and body of the answer.
+    fn exchange(stream: &mut TcpStream, request: &str) -> (String, Vec<u8>) {
+        stream.write_all(request.as_bytes()).unwrap();
+        let mut reader = std::io::BufReader::new(stream.try_clone().unwrap());
+        let mut status = String::new();
+        reader.read_line(&mut status).unwrap();
+        let mut length = 0;
+        loop {
+            let mut line = String::new();
+            reader.read_line(&mut line).unwrap();
+            if line == "\r\n" {
+                break;
+            }
+            if let Some(value) = line.to_ascii_lowercase().strip_prefix("content-length:") {
+                length = value.trim().parse().unwrap();
+            }
+        }
+        let mut body = vec![0; length];
+        reader.read_exact(&mut body).unwrap();
+        (status.trim().to_string(), body)
+    }
+
+    #[test]
+    fn files_logs_and_calls_travel_on_one_kept_alive_connection() {
+        let server = Server::start(routes()).unwrap();
+        let mut stream = TcpStream::connect(server.address).unwrap();
+
+        let (status, body) = exchange(&mut stream, "GET /hello.txt?x=1 HTTP/1.1\r\nHost: a\r\n\r\n");
+        assert_eq!(status, "HTTP/1.1 200 OK");
+        assert_eq!(body, b"hello");
+
+        let (status, _) = exchange(&mut stream, "GET /nothing HTTP/1.1\r\n\r\n");
+        assert_eq!(status, "HTTP/1.1 404 Not Found");
+
+        let (status, _) = exchange(
+            &mut stream,
+            "POST /log HTTP/1.1\r\nContent-Length: 12\r\n\r\nline 1\nline2",
+        );
+        assert_eq!(status, "HTTP/1.1 204 No Content");
+        assert_eq!(server.log().since(0), vec!["line 1", "line2"]);
+
+        // The oracle's call waits on its connection while the session answers it.
+        let oracle = std::thread::spawn(move || {
+            exchange(
+                &mut stream,
+                "POST /rpc HTTP/1.1\r\nContent-Type: text/plain\r\nContent-Length: 5\r\n\r\nhello",
+            )
+        });
+        let call = server.calls().recv().unwrap();
+        let asked = String::from_utf8(call.body).unwrap();
+        call.reply.send(format!("answer to {asked}").into_bytes()).unwrap();
+        let answered = oracle.join().unwrap();
+        assert_eq!(answered.0, "HTTP/1.1 200 OK");
+        assert_eq!(answered.1, b"answer to hello");
+    }
+
+    #[test]
+    fn a_call_whose_session_is_gone_gets_503() {
+        let server = Server::start(routes()).unwrap();
+        let mut stream = TcpStream::connect(server.address).unwrap();
+        let oracle = std::thread::spawn(move || {
+            exchange(&mut stream, "POST /rpc HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}")
+        });
+        // Take the call and drop its reply channel: no answer will come.
+        drop(server.calls().recv().unwrap());
+        let answer = oracle.join().unwrap();
+        assert_eq!(answer.0, "HTTP/1.1 503 Service Unavailable");
+    }
+}
