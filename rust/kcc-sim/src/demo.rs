@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::course::{self, Profile};
+use crate::godot::GodotWorld;
 use crate::report::{self, Outcome};
 use crate::run::{self, ControllerKind};
 use crate::{plot, trace};
@@ -20,8 +21,15 @@ pub struct Summary {
 }
 
 /// Runs the scenarios in `dir` at `rates` with both controllers, prints the tables to stdout and
-/// writes plots and traces under `out` (`plots/`, `traces/`). Errors are messages for the user.
-pub fn demo(dir: &Path, out: &Path, rates: &[f64]) -> Result<Summary, String> {
+/// writes plots and traces under `out` (`plots/`, `traces/`). With `godot`, our controller
+/// runs in the Godot world (Rapier's stays in the parry world). Errors are messages for the
+/// user.
+pub fn demo(
+    dir: &Path,
+    out: &Path,
+    rates: &[f64],
+    mut godot: Option<&mut GodotWorld>,
+) -> Result<Summary, String> {
     let scenarios = course::load_all(dir)?;
 
     let kinds = [ControllerKind::Kcc, ControllerKind::Rapier];
@@ -50,7 +58,8 @@ pub fn demo(dir: &Path, out: &Path, rates: &[f64]) -> Result<Summary, String> {
         }
         for &rate in &scenario_rates {
             for kind in kinds {
-                let outcome = Outcome::new(scenario, run::run(scenario, kind, rate));
+                let run = run::run_in(scenario, kind, rate, godot.as_deref_mut())?;
+                let outcome = Outcome::new(scenario, run);
                 if rate == scenario.tick_rate {
                     let write = |e: std::io::Error| format!("{}: {e}", out.display());
                     written.push(
@@ -76,6 +85,9 @@ pub fn demo(dir: &Path, out: &Path, rates: &[f64]) -> Result<Summary, String> {
         outcomes.push(scenario_outcomes);
     }
 
+    if godot.is_some() {
+        println!("kcc runs in the Godot world; Rapier's controller runs in the parry world");
+    }
     println!(
         "Pass per tick rate ({rate_list} Hz): every check of a scenario passed (P) or not (F)"
     );

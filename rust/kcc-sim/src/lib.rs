@@ -1,7 +1,8 @@
 //! # kcc-sim: scenario runner for the kcc controller
 //!
 //! Reads scenario files (TOML, see `scenarios/README.md`), runs them headlessly with our
-//! controller in the parry world ([`run::KccMover`]) or with Rapier's
+//! controller in the parry world ([`run::KccMover`]) or in a real Godot 4.6 + Jolt
+//! ([`godot::GodotMover`], the Godot world), or with Rapier's
 //! `KinematicCharacterController` fed by the same movement model ([`rapier::RapierMover`]), and
 //! reports metrics ([`metrics`]), named checks ([`checks`]), CSV traces ([`trace`]) and SVG
 //! plots ([`plot`]). The binary `kcc-sim` has the commands `run`, `demo` and `bench`.
@@ -14,6 +15,7 @@ pub mod bench;
 pub mod checks;
 pub mod course;
 pub mod demo;
+pub mod godot;
 pub mod metrics;
 pub mod obj;
 pub mod plot;

@@ -11,6 +11,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use kcc_sim::bench::{self, BenchOptions};
 use kcc_sim::course::{self, Profile};
 use kcc_sim::demo::{self, DEMO_RATES};
+use kcc_sim::godot::{GodotOptions, GodotWorld};
 use kcc_sim::report::{self, Outcome};
 use kcc_sim::run::{self, ControllerKind};
 use kcc_sim::scenario::{MAX_TICK_RATE, MAX_TICKS, Scenario};
@@ -55,6 +56,63 @@ struct RunArgs {
     /// Write an SVG plot of each run into this folder.
     #[arg(long, value_name = "DIR")]
     plot: Option<PathBuf>,
+    #[command(flatten)]
+    world: WorldArgs,
+}
+
+/// Where our controller runs.
+#[derive(clap::Args)]
+struct WorldArgs {
+    /// The world that answers our controller's physics queries: `parry` (our imitation of
+    /// Godot, fast) or `godot` (a real Godot 4.6 + Jolt in headless Chromium; set it up with
+    /// scripts/godot-web/setup.sh). Rapier's controller always runs in the parry world.
+    #[arg(long, value_enum, default_value_t = World::Parry)]
+    world: World,
+    /// Godot world: `Shape3D.margin` of every static shape, m (Jolt rounds box and hull edges
+    /// by it); Godot's default 0.04 when absent.
+    #[arg(long, value_name = "M")]
+    shape_margin: Option<f32>,
+    /// Godot world: seconds to wait for Godot to start and for each answer.
+    #[arg(long, value_name = "S")]
+    godot_timeout: Option<f64>,
+}
+
+/// `--world` values.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum World {
+    /// kcc-parry: our imitation of Godot's queries.
+    Parry,
+    /// A real Godot 4.6 with Jolt, headless.
+    Godot,
+}
+
+impl WorldArgs {
+    /// The Godot world when asked for, started; errors are messages for the user.
+    fn start(&self) -> Result<Option<GodotWorld>, String> {
+        if let Some(margin) = self.shape_margin.filter(|m| !(m.is_finite() && *m >= 0.0)) {
+            return Err(format!("--shape-margin: must be 0 m or more, got {margin}"));
+        }
+        let timeout = match self.godot_timeout {
+            Some(t) if !(t.is_finite() && t > 0.0 && t <= 3600.0) => {
+                return Err(format!(
+                    "--godot-timeout: must be more than 0 s and at most 3600 s, got {t}"
+                ));
+            }
+            t => t.map(std::time::Duration::from_secs_f64),
+        };
+        if self.world == World::Parry {
+            if self.shape_margin.is_some() || self.godot_timeout.is_some() {
+                return Err("--shape-margin and --godot-timeout need --world godot".into());
+            }
+            return Ok(None);
+        }
+        let world = GodotWorld::start(GodotOptions {
+            shape_margin: self.shape_margin,
+            timeout,
+        })?;
+        eprintln!("{}", world.describe());
+        Ok(Some(world))
+    }
 }
 
 #[derive(clap::Args)]
@@ -65,6 +123,8 @@ struct DemoArgs {
     /// Folder for plots and traces.
     #[arg(long, value_name = "DIR", default_value = "out")]
     out: PathBuf,
+    #[command(flatten)]
+    world: WorldArgs,
 }
 
 #[derive(clap::Args)]
@@ -122,8 +182,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run(args) => run_files(&args),
         Command::Demo(args) => {
-            let dir = args.scenarios.unwrap_or_else(course::default_dir);
-            demo::demo(&dir, &args.out, &DEMO_RATES).map(|s| s.kcc.0 == s.kcc.1)
+            let dir = args.scenarios.clone().unwrap_or_else(course::default_dir);
+            args.world.start().and_then(|mut godot| {
+                demo::demo(&dir, &args.out, &DEMO_RATES, godot.as_mut()).map(|s| s.kcc.0 == s.kcc.1)
+            })
         }
         Command::Bench(args) => {
             let dir = args.scenarios.unwrap_or_else(course::default_dir);
@@ -176,6 +238,10 @@ fn run_files(args: &RunArgs) -> Result<bool, String> {
         }
     }
 
+    let mut godot = args.world.start()?;
+    if godot.is_some() && args.controller != Choice::Kcc {
+        eprintln!("note: Rapier's controller runs in the parry world; --world godot is for kcc");
+    }
     let mut all_passed = true;
     let mut json = Vec::new();
     if !args.json {
@@ -190,7 +256,8 @@ fn run_files(args: &RunArgs) -> Result<bool, String> {
         };
         for rate in rates {
             for &kind in args.controller.kinds() {
-                let outcome = Outcome::new(scenario, run::run(scenario, kind, rate));
+                let run = run::run_in(scenario, kind, rate, godot.as_mut())?;
+                let outcome = Outcome::new(scenario, run);
                 all_passed &= outcome.passed();
                 if let Some(dir) = &args.trace {
                     trace::write(&outcome.run, dir)

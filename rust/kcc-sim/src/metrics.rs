@@ -67,8 +67,52 @@ pub struct Metrics {
     pub highest: f64,
     /// Motion queries per tick, when the controller counts them.
     pub queries_per_tick: Option<Spread>,
+    /// Round trips to the engine per tick (Godot world only).
+    pub round_trips_per_tick: Option<Spread>,
+    /// How Godot's own state of the body followed the controller (Godot world only).
+    pub godot_state: Option<GodotState>,
     /// Median wall time of one tick, ns.
     pub ns_per_tick_median: u64,
+}
+
+/// How Godot's `CharacterBody3D` state looked after each tick of a run in the Godot world:
+/// what a script reading the body would see.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GodotState {
+    /// Largest difference between `get_real_velocity()` and the velocity the tick reported,
+    /// over the ticks without a stair step, m/s.
+    pub real_velocity_error_max: f64,
+    /// Ticks after which `is_on_wall()` was true.
+    pub on_wall_ticks: usize,
+    /// Largest `get_slide_collision_count()` after a tick.
+    pub slide_collisions_max: u32,
+}
+
+impl GodotState {
+    /// The state of the ticks of `run` (`None` outside the Godot world).
+    pub fn of(run: &Run) -> Option<Self> {
+        let ticks: Vec<_> = run
+            .ticks
+            .iter()
+            .map(|t| t.godot.map(|g| (t, g)))
+            .collect::<Option<_>>()?;
+        if ticks.is_empty() {
+            return None;
+        }
+        Some(Self {
+            real_velocity_error_max: ticks
+                .iter()
+                .filter(|(t, _)| t.stepped.is_none())
+                .map(|(t, g)| f64::from(g.real_velocity.distance(t.velocity)))
+                .fold(0.0, f64::max),
+            on_wall_ticks: ticks.iter().filter(|(_, g)| g.on_wall).count(),
+            slide_collisions_max: ticks
+                .iter()
+                .map(|(_, g)| g.slide_collisions)
+                .max()
+                .unwrap_or(0),
+        })
+    }
 }
 
 /// Measures `run` of `scenario`.
@@ -107,6 +151,10 @@ pub fn measure(scenario: &Scenario, run: &Run) -> Metrics {
     let mut nanos: Vec<u64> = ticks.iter().map(|t| t.nanos).collect();
     nanos.sort_unstable();
     let queries: Option<Vec<f64>> = ticks.iter().map(|t| t.queries.map(|q| q as f64)).collect();
+    let round_trips: Option<Vec<f64>> = ticks
+        .iter()
+        .map(|t| t.round_trips.map(|q| q as f64))
+        .collect();
 
     Metrics {
         ticks: ticks.len(),
@@ -133,6 +181,8 @@ pub fn measure(scenario: &Scenario, run: &Run) -> Metrics {
             .map(|t| f64::from(t.position.y))
             .fold(f64::from(run.start.y), f64::max),
         queries_per_tick: queries.and_then(Spread::of),
+        round_trips_per_tick: round_trips.and_then(Spread::of),
+        godot_state: GodotState::of(run),
         ns_per_tick_median: nanos.get(nanos.len() / 2).copied().unwrap_or(0),
     }
 }

@@ -50,9 +50,20 @@ impl Outcome {
             Some(q) => json!({ "mean": q.mean, "max": q.max }),
             None => json!({ "mean": null, "max": null }),
         };
+        let round_trips = m
+            .round_trips_per_tick
+            .map(|q| json!({ "mean": q.mean, "max": q.max }));
+        let godot_state = m.godot_state.map(|g| {
+            json!({
+                "real_velocity_error_max": g.real_velocity_error_max,
+                "on_wall_ticks": g.on_wall_ticks,
+                "slide_collisions_max": g.slide_collisions_max,
+            })
+        });
         json!({
             "scenario": self.run.scenario,
             "controller": self.run.controller.name(),
+            "world": self.run.world.name(),
             "tick_rate": self.run.tick_rate,
             "ticks": m.ticks,
             "final_position": m.final_position.to_array(),
@@ -73,6 +84,8 @@ impl Outcome {
             "max_penetration": m.max_penetration,
             "highest": m.highest,
             "queries_per_tick": queries,
+            "round_trips_per_tick": round_trips,
+            "godot_state": godot_state,
             "ns_per_tick": { "median": m.ns_per_tick_median },
         })
     }
@@ -81,10 +94,11 @@ impl Outcome {
 /// Header of the table printed by `kcc-sim run` and `kcc-sim demo`.
 pub fn table_header() -> String {
     format!(
-        "{:<24} {:>5} {:<6} {:<4} {:>6} {:>5} {:>6} {:>17} {:>7} {:>6} {:>7} {:>9} {:>7}  {}",
+        "{:<24} {:>5} {:<6} {:<5} {:<4} {:>6} {:>5} {:>6} {:>17} {:>7} {:>6} {:>7} {:>9} {:>7}  {}",
         "scenario",
         "Hz",
         "ctrl",
+        "world",
         "ok",
         "checks",
         "air",
@@ -99,7 +113,7 @@ pub fn table_header() -> String {
     )
 }
 
-/// One table row: pass or fail, checks passed, airborne ticks, grounded share, horizontal speed
+/// One table row: controller and world, pass or fail, checks passed, airborne ticks, grounded share, horizontal speed
 /// (m/s), steps up/down, largest vertical move of a tick (m), deepest overlap (mm), queries per
 /// tick (mean/max), median tick time (µs) and the failed checks.
 pub fn table_row(outcome: &Outcome) -> String {
@@ -122,10 +136,11 @@ pub fn table_row(outcome: &Outcome) -> String {
         .collect();
     let name: String = run.scenario.chars().take(24).collect();
     format!(
-        "{:<24} {:>5} {:<6} {:<4} {:>6} {:>5} {:>5.1}% {:>17} {:>7} {:>6.3} {:>7.2} {:>9} {:>7.1}  {}",
+        "{:<24} {:>5} {:<6} {:<5} {:<4} {:>6} {:>5} {:>5.1}% {:>17} {:>7} {:>6.3} {:>7.2} {:>9} {:>7.1}  {}",
         name,
         run.tick_rate,
         run.controller.name(),
+        run.world.name(),
         if outcome.passed() { "PASS" } else { "FAIL" },
         format!("{}/{}", outcome.checks_passed(), outcome.checks.len()),
         m.airborne_ticks,

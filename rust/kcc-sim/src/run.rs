@@ -1,6 +1,7 @@
 //! The tick loop: feeds a scenario's input to a character tick by tick and records what
-//! happened. Our controller ([`KccMover`]) and Rapier's ([`crate::rapier::RapierMover`]) are
-//! driven by the same loop, so their records are comparable.
+//! happened. Our controller in the parry world ([`KccMover`]) or in the Godot world
+//! ([`crate::godot::GodotMover`]) and Rapier's ([`crate::rapier::RapierMover`]) are driven by
+//! the same loop, so their records are comparable.
 
 use std::time::Instant;
 
@@ -8,8 +9,28 @@ use glam::Vec3;
 use kcc::{Controller, KinematicBody, StepSmoother, TickInput};
 use kcc_parry::ParryBody;
 
+use crate::godot::{GodotMover, GodotWorld};
 use crate::rapier::RapierMover;
 use crate::scenario::Scenario;
+
+/// Which world answers the controller's physics queries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum WorldKind {
+    /// `kcc-parry`: our imitation of Godot's queries on parry3d (fast, exact).
+    Parry,
+    /// A real Godot 4.6 + Jolt in headless Chromium (`kcc-godot`).
+    Godot,
+}
+
+impl WorldKind {
+    /// Name used in tables, JSON and file names.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Parry => "parry",
+            Self::Godot => "godot",
+        }
+    }
+}
 
 /// Which controller moves the character.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -59,8 +80,38 @@ pub trait Mover {
     fn stepped(&mut self) -> Option<f32>;
     /// Deepest overlap of the shape with any solid right now, m.
     fn penetration(&mut self) -> f32;
-    /// Motion queries run so far, when the controller counts them.
+    /// Motion queries run so far, when the controller counts them (in the Godot world: the
+    /// port calls that query physics, `test_move`, `move_and_slide` and `apply_floor_snap`).
     fn queries(&self) -> Option<u64>;
+    /// Godot's own state of the body after the last tick (Godot world only).
+    fn godot_state(&self) -> Option<GodotTick> {
+        None
+    }
+    /// Round trips to the engine so far (Godot world only).
+    fn round_trips(&self) -> Option<u64> {
+        None
+    }
+    /// What stopped the mover, if something did (a Godot world that stopped answering); the
+    /// run ends with this error.
+    fn failure(&mut self) -> Option<String> {
+        None
+    }
+}
+
+/// What Godot's `CharacterBody3D` says of itself after a tick: the state a script using the
+/// body would read.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GodotTick {
+    /// `is_on_floor()`.
+    pub on_floor: bool,
+    /// `is_on_wall()`.
+    pub on_wall: bool,
+    /// `get_real_velocity()`, m/s.
+    pub real_velocity: Vec3,
+    /// `get_position_delta()`, m.
+    pub position_delta: Vec3,
+    /// `get_slide_collision_count()`.
+    pub slide_collisions: u32,
 }
 
 /// Our controller moving a [`ParryBody`].
@@ -156,6 +207,10 @@ pub struct TickRecord {
     pub penetration: f32,
     /// Motion queries of the tick, when counted.
     pub queries: Option<u64>,
+    /// Round trips to the engine during the tick (Godot world only).
+    pub round_trips: Option<u64>,
+    /// Godot's own state after the tick (Godot world only).
+    pub godot: Option<GodotTick>,
     /// Wall time of the controller's tick, ns.
     pub nanos: u64,
 }
@@ -167,6 +222,8 @@ pub struct Run {
     pub scenario: String,
     /// Which controller moved the character.
     pub controller: ControllerKind,
+    /// Which world answered its queries.
+    pub world: WorldKind,
     /// Tick rate, Hz.
     pub tick_rate: f64,
     /// Bottom of the shape before the first tick, m.
@@ -176,8 +233,9 @@ pub struct Run {
 }
 
 impl Run {
-    /// A file name stem for this run: `<scenario>_<rate>hz_<controller>`, with every character
-    /// of the scenario name other than letters, digits, `-` and `_` replaced by `_`.
+    /// A file name stem for this run: `<scenario>_<rate>hz_<controller>` (and `_godot` in the
+    /// Godot world), with every character of the scenario name other than letters, digits,
+    /// `-` and `_` replaced by `_`.
     pub fn file_stem(&self) -> String {
         let name: String = self
             .scenario
@@ -190,13 +248,50 @@ impl Run {
                 }
             })
             .collect();
-        format!("{name}_{}hz_{}", self.tick_rate, self.controller.name())
+        let world = match self.world {
+            WorldKind::Parry => "",
+            WorldKind::Godot => "_godot",
+        };
+        format!(
+            "{name}_{}hz_{}{world}",
+            self.tick_rate,
+            self.controller.name()
+        )
     }
 }
 
-/// Runs `scenario` with controller `kind` at `rate` Hz.
+/// Runs `scenario` with controller `kind` at `rate` Hz in the parry world.
 pub fn run(scenario: &Scenario, kind: ControllerKind, rate: f64) -> Run {
-    let mut mover = mover(scenario, kind);
+    let mover = mover(scenario, kind);
+    // The parry world always answers.
+    record(scenario, kind, WorldKind::Parry, rate, mover).expect("the parry world answers")
+}
+
+/// Runs `scenario` with controller `kind` at `rate` Hz: our controller in `godot` when given
+/// (Rapier's always in the parry world). The error says why the Godot world stopped.
+pub fn run_in(
+    scenario: &Scenario,
+    kind: ControllerKind,
+    rate: f64,
+    godot: Option<&mut GodotWorld>,
+) -> Result<Run, String> {
+    match (kind, godot) {
+        (ControllerKind::Kcc, Some(world)) => {
+            let mover = GodotMover::new(scenario, rate, world)?;
+            record(scenario, kind, WorldKind::Godot, rate, Box::new(mover))
+        }
+        _ => Ok(run(scenario, kind, rate)),
+    }
+}
+
+/// Runs the tick loop with `mover` and records every tick.
+fn record(
+    scenario: &Scenario,
+    kind: ControllerKind,
+    world: WorldKind,
+    rate: f64,
+    mut mover: Box<dyn Mover + '_>,
+) -> Result<Run, String> {
     let dt = 1.0 / rate;
     let mut camera = StepSmoother::new(scenario.character.camera_decay);
     let mut held_since: Option<f64> = None;
@@ -222,10 +317,19 @@ pub fn run(scenario: &Scenario, kind: ControllerKind, rate: f64) -> Run {
             (true, since) => since,
         };
         let queries_before = mover.queries();
+        let trips_before = mover.round_trips();
         let clock = Instant::now();
         let moved = mover.tick(&command, dt as f32);
         let nanos = clock.elapsed().as_nanos() as u64;
+        if let Some(failure) = mover.failure() {
+            return Err(format!(
+                "{} at {rate} Hz, tick {}: {failure}",
+                scenario.name,
+                index + 1
+            ));
+        }
         let queries = mover.queries().zip(queries_before).map(|(a, b)| a - b);
+        let round_trips = mover.round_trips().zip(trips_before).map(|(a, b)| a - b);
         let stepped = mover.stepped();
         if let Some(dy) = stepped {
             camera.on_step(dy);
@@ -242,14 +346,17 @@ pub fn run(scenario: &Scenario, kind: ControllerKind, rate: f64) -> Run {
             input_strength: strength.min(1.0),
             penetration: mover.penetration(),
             queries,
+            round_trips,
+            godot: mover.godot_state(),
             nanos,
         });
     }
-    Run {
+    Ok(Run {
         scenario: scenario.name.clone(),
         controller: kind,
+        world,
         tick_rate: rate,
         start,
         ticks,
-    }
+    })
 }

@@ -1,0 +1,247 @@
+//! The Godot world in the simulator: a scenario built in a real Godot 4.6 + Jolt (headless
+//! Chromium, see `kcc_godot`) and our controller moving its `CharacterBody3D` through the port.
+//!
+//! The scene is the scenario's: every solid as a `StaticBody3D` (boxes as `BoxShape3D`, convex
+//! hulls (ramps, spiral steps) as `ConvexPolygonShape3D`, meshes as `ConcavePolygonShape3D`),
+//! the character as a `CharacterBody3D` with the scenario's shape and body settings, its
+//! origin at the bottom of the shape, and Godot's physics tick at the run's rate. Static
+//! shapes keep Godot's default margin (0.04 m, which Jolt turns into rounded edges) unless
+//! `--shape-margin` gives one; the character's shape has margin 0.001 m, as in the sample
+//! project. Rapier's controller never runs here: it stays in the parry world.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use glam::Vec3;
+use kcc::{Controller, TickInput};
+use kcc_godot::{
+    BodyDesc, Engine, GodotBody, GodotSession, Observation, SceneDesc, ShapeDesc, SolidDesc,
+    Timeouts, browser,
+};
+use kcc_parry::{BodySettings, CharacterShape, Primitive};
+
+use crate::run::{Command, GodotTick, Moved, Mover};
+use crate::scenario::Scenario;
+
+/// `Shape3D.margin` of the character's own shape in the Godot world, m (the sample project's).
+pub const CHARACTER_SHAPE_MARGIN: f32 = 0.001;
+
+/// How to start the Godot world.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct GodotOptions {
+    /// `Shape3D.margin` for every static shape, m; Godot's default (0.04) when `None`.
+    pub shape_margin: Option<f32>,
+    /// How long to wait for Godot to start and for each answer; the defaults of
+    /// [`Timeouts`] when `None`.
+    pub timeout: Option<Duration>,
+}
+
+/// A running Godot world for a whole `kcc-sim` command (one browser for every scenario).
+pub struct GodotWorld {
+    session: GodotSession,
+    options: GodotOptions,
+}
+
+/// The repository's root: the current folder when it holds the set-up script (a clone's
+/// root), otherwise the repository this binary was built from.
+pub fn repo_root() -> PathBuf {
+    let here = PathBuf::from(".");
+    if here.join("scripts/godot-web").is_dir() {
+        return here;
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+impl GodotWorld {
+    /// Finds Chromium and the web template and starts Godot. The error says what is missing
+    /// and how to get it.
+    pub fn start(options: GodotOptions) -> Result<Self, String> {
+        let chromium = browser::find().map_err(|e| e.to_string())?;
+        let engine = Engine::locate(&repo_root()).map_err(|e| e.to_string())?;
+        let timeouts = match options.timeout {
+            Some(t) => Timeouts {
+                startup: t,
+                call: t,
+            },
+            None => Timeouts::default(),
+        };
+        let session =
+            GodotSession::start(&engine, &chromium, timeouts).map_err(|e| e.to_string())?;
+        Ok(Self { session, options })
+    }
+
+    /// One line about the engine: version, physics engine, margins.
+    pub fn describe(&self) -> String {
+        let hello = self.session.hello();
+        let margins = self.options.shape_margin.map_or_else(
+            || "Godot's default shape margins (0.04 m)".to_string(),
+            |m| format!("shape margin {m} m on every static shape"),
+        );
+        format!(
+            "Godot world: Godot {} with {}, headless in Chromium; {margins}",
+            hello.version, hello.physics_engine
+        )
+    }
+
+    /// The session, for queries of its own (the comparison's replays).
+    pub fn session(&mut self) -> &mut GodotSession {
+        &mut self.session
+    }
+
+    /// `scenario`'s scene at `rate` Hz for this world.
+    pub fn scene(&self, scenario: &Scenario, rate: f64) -> SceneDesc {
+        scene(scenario, rate, self.options.shape_margin)
+    }
+}
+
+/// `scenario`'s scene at `rate` Hz, static shapes with margin `shape_margin` (Godot's default
+/// when `None`).
+pub fn scene(scenario: &Scenario, rate: f64, shape_margin: Option<f32>) -> SceneDesc {
+    let solids = scenario
+        .world
+        .solids()
+        .iter()
+        .map(|solid| match solid.primitive() {
+            Primitive::Cuboid {
+                center,
+                size,
+                rotation,
+            } => SolidDesc::Box {
+                center: center.to_array(),
+                size: size.to_array(),
+                rotation: rotation.to_array(),
+                margin: shape_margin,
+            },
+            Primitive::Hull { points } => SolidDesc::Hull {
+                points: points.iter().map(|p| p.to_array()).collect(),
+                margin: shape_margin,
+            },
+            Primitive::Mesh { vertices, indices } => SolidDesc::mesh(vertices, indices),
+        })
+        .collect();
+    SceneDesc {
+        tick_rate: rate,
+        solids,
+        body: body(&scenario.character.body),
+        start: scenario.start.position.to_array(),
+    }
+}
+
+/// The `CharacterBody3D` for a body's settings.
+fn body(settings: &BodySettings) -> BodyDesc {
+    let shape = match settings.shape {
+        CharacterShape::Capsule { radius, height } => ShapeDesc::Capsule { radius, height },
+        CharacterShape::Cylinder { radius, height } => ShapeDesc::Cylinder { radius, height },
+        CharacterShape::Box { size } => ShapeDesc::Box {
+            size: size.to_array(),
+        },
+    };
+    BodyDesc {
+        shape,
+        shape_margin: CHARACTER_SHAPE_MARGIN,
+        safe_margin: settings.safe_margin,
+        floor_max_angle: settings.floor_max_angle,
+        max_slides: settings.max_slides,
+        floor_snap_length: settings.floor_snap_length,
+        wall_min_slide_angle: settings.wall_min_slide_angle,
+        floor_stop_on_slope: settings.floor_stop_on_slope,
+        floor_block_on_wall: settings.floor_block_on_wall,
+        floor_constant_speed: settings.floor_constant_speed,
+        slide_on_ceiling: settings.slide_on_ceiling,
+        up_direction: settings.up_direction.to_array(),
+    }
+}
+
+/// Our controller moving the `CharacterBody3D` of a Godot world.
+pub struct GodotMover<'a> {
+    controller: Controller,
+    body: GodotBody<'a>,
+    velocity: Vec3,
+    stepped: Option<f32>,
+    observed: Option<Observation>,
+    failure: Option<String>,
+}
+
+impl<'a> GodotMover<'a> {
+    /// Builds `scenario` in `world` at `rate` Hz and puts the character at its start.
+    pub fn new(scenario: &Scenario, rate: f64, world: &'a mut GodotWorld) -> Result<Self, String> {
+        let scene = world.scene(scenario, rate);
+        // Validated when the scenario was loaded.
+        let controller = Controller::new(scenario.character.controller)
+            .map_err(|e| format!("{}: {e}", scenario.name))?;
+        let body = GodotBody::new(&mut world.session, scene)
+            .map_err(|e| format!("{}: building the scene in Godot: {e}", scenario.name))?;
+        Ok(Self {
+            controller,
+            body,
+            velocity: scenario.start.velocity,
+            stepped: None,
+            observed: None,
+            failure: None,
+        })
+    }
+
+    /// `test_move` of each `[from, motion]` in this Godot scene (the body does not move).
+    pub fn replay(&mut self, moves: &[[Vec3; 2]]) -> Result<Vec<kcc::MotionTest>, String> {
+        self.body.replay(moves).map_err(|e| e.to_string())
+    }
+}
+
+impl Mover for GodotMover<'_> {
+    fn position(&self) -> Vec3 {
+        kcc::KinematicBody::position(&self.body)
+    }
+
+    fn tick(&mut self, command: &Command, dt: f32) -> Moved {
+        let input = TickInput {
+            wish_direction: command.wish,
+            jump: command.jump,
+            velocity: self.velocity,
+        };
+        let report = self.controller.tick(&mut self.body, &input, dt);
+        self.velocity = report.velocity;
+        self.stepped = report.stepped;
+        match self.body.observe() {
+            Ok(observed) => self.observed = Some(observed),
+            Err(e) => self.failure = Some(e.to_string()),
+        }
+        if let Some(e) = self.body.take_error() {
+            self.failure = Some(e.to_string());
+        }
+        Moved {
+            velocity: report.velocity,
+            on_floor: report.on_floor,
+        }
+    }
+
+    fn stepped(&mut self) -> Option<f32> {
+        self.stepped
+    }
+
+    fn penetration(&mut self) -> f32 {
+        self.observed.as_ref().map_or(0.0, |o| o.overlap)
+    }
+
+    fn queries(&self) -> Option<u64> {
+        Some(self.body.calls().total())
+    }
+
+    fn godot_state(&self) -> Option<GodotTick> {
+        let state = &self.observed.as_ref()?.state;
+        Some(GodotTick {
+            on_floor: state.on_floor,
+            on_wall: state.on_wall,
+            real_velocity: Vec3::from_array(state.real_velocity),
+            position_delta: Vec3::from_array(state.position_delta),
+            slide_collisions: state.slide_normals.len() as u32,
+        })
+    }
+
+    fn round_trips(&self) -> Option<u64> {
+        Some(self.body.round_trips())
+    }
+
+    fn failure(&mut self) -> Option<String> {
+        self.failure.take()
+    }
+}
