@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Static checks of the Godot project's GDScript: every .gd file under godot_project that git
-# tracks (or would track: new files count too) must parse (gdparse) and pass the style linter
-# (gdlint). Installs gdtoolkit 4 from PyPI when its commands are missing.
+# Static checks of the GDScript: every .gd file under godot_project (the sample project) and
+# godot_oracle (the Godot world's oracle) that git tracks (or would track: new files count too)
+# must parse (gdparse) and pass the style linter (gdlint). Installs gdtoolkit 4 from PyPI when
+# its commands are missing.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -12,11 +13,13 @@ if ! command -v gdparse >/dev/null 2>&1 || ! command -v gdlint >/dev/null 2>&1; 
   python3 -m pip install --quiet "gdtoolkit>=4,<5" >&2
 fi
 
-mapfile -t files < <(git ls-files --cached --others --exclude-standard -- 'godot_project/*.gd')
-if [ "${#files[@]}" -eq 0 ]; then
-  echo "static-checks: no .gd files found under godot_project" >&2
-  exit 1
-fi
+mapfile -t files < <(git ls-files --cached --others --exclude-standard -- 'godot_project/*.gd' 'godot_oracle/*.gd')
+for folder in godot_project godot_oracle; do
+  if ! printf '%s\n' "${files[@]}" | grep -q "^$folder/"; then
+    echo "static-checks: no .gd files found under $folder" >&2
+    exit 1
+  fi
+done
 
 failed=0
 for file in "${files[@]}"; do

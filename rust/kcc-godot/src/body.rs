@@ -13,7 +13,9 @@ use glam::Vec3;
 use kcc::{Contact, KinematicBody, MotionTest};
 
 use crate::error::GodotError;
-use crate::protocol::{BodyState, Op, OverlapResult, SceneDesc, SceneResult, SlideResult, TestMoveResult};
+use crate::protocol::{
+    BodyState, Op, OverlapResult, SceneDesc, SceneResult, SlideResult, TestMoveResult,
+};
 use crate::session::GodotSession;
 
 /// Port calls a body made, by kind.
@@ -124,7 +126,10 @@ impl<'a> GodotBody<'a> {
         let mut tests = Vec::with_capacity(moves.len());
         for batch in moves.chunks(256) {
             let op = Op::Replay {
-                moves: batch.iter().map(|[a, b]| [a.to_array(), b.to_array()]).collect(),
+                moves: batch
+                    .iter()
+                    .map(|[a, b]| [a.to_array(), b.to_array()])
+                    .collect(),
             };
             let result = self.send(op).ok_or_else(|| self.failure())?;
             let found: Vec<TestMoveResult> = serde_json::from_value(result)
@@ -165,7 +170,6 @@ impl<'a> GodotBody<'a> {
             }
         }
     }
-
 }
 
 fn motion_test(found: TestMoveResult) -> MotionTest {

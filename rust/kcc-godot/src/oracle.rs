@@ -9,7 +9,10 @@ pub const FILES: [(&str, &str); 5] = [
         "project.godot",
         include_str!("../../../godot_oracle/project.godot"),
     ),
-    ("oracle.tscn", include_str!("../../../godot_oracle/oracle.tscn")),
+    (
+        "oracle.tscn",
+        include_str!("../../../godot_oracle/oracle.tscn"),
+    ),
     ("oracle.gd", include_str!("../../../godot_oracle/oracle.gd")),
     ("port.gd", include_str!("../../../godot_oracle/port.gd")),
     ("scene.gd", include_str!("../../../godot_oracle/scene.gd")),

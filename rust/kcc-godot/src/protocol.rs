@@ -321,7 +321,10 @@ mod tests {
             unreachable!()
         };
         // Counter-clockwise (0, 1, 2) seen from its front becomes (2, 1, 0).
-        assert_eq!(faces, vec![[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 0.0, 0.0]]);
+        assert_eq!(
+            faces,
+            vec![[0.0, 0.0, 1.0], [1.0, 0.0, 0.0], [0.0, 0.0, 0.0]]
+        );
     }
 
     #[test]

@@ -52,7 +52,10 @@ impl LogBook {
     /// The lines from index `from` on.
     pub fn since(&self, from: usize) -> Vec<String> {
         let lines = self.lines.lock().unwrap_or_else(|e| e.into_inner());
-        lines.get(from..).map(<[String]>::to_vec).unwrap_or_default()
+        lines
+            .get(from..)
+            .map(<[String]>::to_vec)
+            .unwrap_or_default()
     }
 
     /// The last `count` lines.
@@ -181,7 +184,13 @@ fn serve(
                     Some(body) => respond(&mut stream, "200 OK", "text/plain", &body, close)?,
                     None => {
                         // The session is gone: tell the page, and close.
-                        respond(&mut stream, "503 Service Unavailable", "text/plain", b"", true)?;
+                        respond(
+                            &mut stream,
+                            "503 Service Unavailable",
+                            "text/plain",
+                            b"",
+                            true,
+                        )?;
                         break;
                     }
                 }
@@ -191,10 +200,28 @@ fn serve(
                 respond(&mut stream, "204 No Content", "text/plain", b"", close)?;
             }
             ("GET", path) => match routes.get(path) {
-                Some(route) => respond(&mut stream, "200 OK", route.content_type, &route.body, close)?,
-                None => respond(&mut stream, "404 Not Found", "text/plain", b"not found", close)?,
+                Some(route) => respond(
+                    &mut stream,
+                    "200 OK",
+                    route.content_type,
+                    &route.body,
+                    close,
+                )?,
+                None => respond(
+                    &mut stream,
+                    "404 Not Found",
+                    "text/plain",
+                    b"not found",
+                    close,
+                )?,
             },
-            _ => respond(&mut stream, "405 Method Not Allowed", "text/plain", b"", close)?,
+            _ => respond(
+                &mut stream,
+                "405 Method Not Allowed",
+                "text/plain",
+                b"",
+                close,
+            )?,
         }
         if close {
             break;
@@ -207,7 +234,8 @@ fn serve(
 /// Reads the next request from `stream`; `None` when the peer closed the connection.
 /// `buffer` keeps bytes that arrived after the request.
 fn read_request(stream: &mut TcpStream, buffer: &mut Vec<u8>) -> std::io::Result<Option<Request>> {
-    let invalid = |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string());
+    let invalid =
+        |what: &str| std::io::Error::new(std::io::ErrorKind::InvalidData, what.to_string());
     let mut chunk = [0u8; 64 * 1024];
     loop {
         let mut headers = [httparse::EMPTY_HEADER; 64];
@@ -333,7 +361,10 @@ mod tests {
         let server = Server::start(routes()).unwrap();
         let mut stream = TcpStream::connect(server.address).unwrap();
 
-        let (status, body) = exchange(&mut stream, "GET /hello.txt?x=1 HTTP/1.1\r\nHost: a\r\n\r\n");
+        let (status, body) = exchange(
+            &mut stream,
+            "GET /hello.txt?x=1 HTTP/1.1\r\nHost: a\r\n\r\n",
+        );
         assert_eq!(status, "HTTP/1.1 200 OK");
         assert_eq!(body, b"hello");
 
@@ -356,7 +387,9 @@ mod tests {
         });
         let call = server.calls().recv().unwrap();
         let asked = String::from_utf8(call.body).unwrap();
-        call.reply.send(format!("answer to {asked}").into_bytes()).unwrap();
+        call.reply
+            .send(format!("answer to {asked}").into_bytes())
+            .unwrap();
         let answered = oracle.join().unwrap();
         assert_eq!(answered.0, "HTTP/1.1 200 OK");
         assert_eq!(answered.1, b"answer to hello");
@@ -367,7 +400,10 @@ mod tests {
         let server = Server::start(routes()).unwrap();
         let mut stream = TcpStream::connect(server.address).unwrap();
         let oracle = std::thread::spawn(move || {
-            exchange(&mut stream, "POST /rpc HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}")
+            exchange(
+                &mut stream,
+                "POST /rpc HTTP/1.1\r\nContent-Length: 2\r\n\r\n{}",
+            )
         });
         // Take the call and drop its reply channel: no answer will come.
         drop(server.calls().recv().unwrap());

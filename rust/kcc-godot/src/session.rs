@@ -69,11 +69,7 @@ impl GodotSession {
     /// Starts Chromium (`chromium`, see [`crate::browser::find`]) on Godot's web template
     /// (`engine`) running the oracle, and waits for the oracle's first call. Fails when the
     /// engine is not Godot 4.4 or later with Jolt.
-    pub fn start(
-        engine: &Engine,
-        chromium: &Path,
-        timeouts: Timeouts,
-    ) -> Result<Self, GodotError> {
+    pub fn start(engine: &Engine, chromium: &Path, timeouts: Timeouts) -> Result<Self, GodotError> {
         let mut routes = HashMap::new();
         let page = Route {
             content_type: "text/html; charset=utf-8",
@@ -226,11 +222,7 @@ impl GodotSession {
     fn next_call(&mut self, waiting_for: &str, timeout: Duration) -> Result<RpcCall, GodotError> {
         let deadline = Instant::now() + timeout;
         loop {
-            match self
-                .server
-                .calls()
-                .recv_timeout(Duration::from_millis(100))
-            {
+            match self.server.calls().recv_timeout(Duration::from_millis(100)) {
                 Ok(call) => return Ok(call),
                 Err(RecvTimeoutError::Disconnected) => return Err(self.gone(waiting_for)),
                 Err(RecvTimeoutError::Timeout) => {}

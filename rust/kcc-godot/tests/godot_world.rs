@@ -94,14 +94,21 @@ fn godot_with_jolt_answers_the_port() {
     let contact = test.contact.expect("the step blocks the motion");
     assert!((test.travel.x - 0.6).abs() < 0.06, "{test:?}");
     assert!((test.travel + test.remainder - Vec3::new(1.5, 0.0, 0.0)).length() < 0.01);
-    assert!(contact.normal.x < -0.5 && contact.normal.y > 0.1, "{contact:?}");
+    assert!(
+        contact.normal.x < -0.5 && contact.normal.y > 0.1,
+        "{contact:?}"
+    );
     assert!((contact.point.x - 1.0).abs() < 0.01, "{contact:?}");
 
     // Walking: a slide moves the body, lands it on the floor, and a set position is applied
     // before the next query.
     let velocity = body.move_and_slide(Vec3::new(2.0, -1.0, 0.0), 1.0 / 60.0);
     assert!(body.is_on_floor());
-    assert!((body.position().x - 2.0 / 60.0).abs() < 1e-4, "{:?}", body.position());
+    assert!(
+        (body.position().x - 2.0 / 60.0).abs() < 1e-4,
+        "{:?}",
+        body.position()
+    );
     assert!(velocity.x > 1.99, "{velocity}");
     body.set_position(Vec3::new(3.0, 0.2, 0.0));
     let down = body.test_move(Vec3::new(3.0, 0.2, 0.0), Vec3::new(0.0, -0.5, 0.0));
@@ -140,10 +147,17 @@ fn a_browser_that_dies_mid_run_is_a_clear_error_and_leaves_nothing_behind() {
     assert!(!test.collided(), "a failed call reports nothing");
     let error = body.take_error().expect("the call fails");
     assert!(
-        matches!(error, GodotError::BrowserExited { .. } | GodotError::Oracle { .. }),
+        matches!(
+            error,
+            GodotError::BrowserExited { .. } | GodotError::Oracle { .. }
+        ),
         "{error}"
     );
-    assert!(clock.elapsed() < Duration::from_secs(20), "{:?}", clock.elapsed());
+    assert!(
+        clock.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        clock.elapsed()
+    );
     drop(body);
     drop(session);
     assert_eq!(

@@ -5,7 +5,7 @@
 //! ([`godot::GodotMover`], the Godot world), or with Rapier's
 //! `KinematicCharacterController` fed by the same movement model ([`rapier::RapierMover`]), and
 //! reports metrics ([`metrics`]), named checks ([`checks`]), CSV traces ([`trace`]) and SVG
-//! plots ([`plot`]). The binary `kcc-sim` has the commands `run`, `demo` and `bench`.
+//! plots ([`plot`]). The binary `kcc-sim` has the commands `run`, `demo`, `compare` and `bench`.
 //!
 //! Units: m, s, m/s, Hz; angles in degrees in scenario files.
 
@@ -13,6 +13,7 @@
 
 pub mod bench;
 pub mod checks;
+pub mod compare;
 pub mod course;
 pub mod demo;
 pub mod godot;

@@ -15,7 +15,7 @@ use kcc_sim::godot::{GodotOptions, GodotWorld};
 use kcc_sim::report::{self, Outcome};
 use kcc_sim::run::{self, ControllerKind};
 use kcc_sim::scenario::{MAX_TICK_RATE, MAX_TICKS, Scenario};
-use kcc_sim::{plot, trace};
+use kcc_sim::{compare, plot, trace};
 
 /// Headless scenario runner for the kcc character controller.
 #[derive(Parser)]
@@ -34,6 +34,31 @@ enum Command {
     Demo(DemoArgs),
     /// Per-tick cost of kcc and Rapier on the course, and many characters at once.
     Bench(BenchArgs),
+    /// Run scenarios in the parry world and in the Godot world, and replay every motion
+    /// query of the parry run in Godot: where the worlds differ.
+    Compare(CompareArgs),
+}
+
+#[derive(clap::Args)]
+struct CompareArgs {
+    /// Scenario files (TOML).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Tick rates, Hz (comma separated); the file's rate when absent.
+    #[arg(long, value_delimiter = ',')]
+    tick_rate: Vec<f64>,
+    /// Print a JSON array of comparisons instead of the table.
+    #[arg(long)]
+    json: bool,
+    /// `Shape3D.margin` of every static shape in Godot, m; Godot's default 0.04 when absent.
+    #[arg(long, value_name = "M")]
+    shape_margin: Option<f32>,
+    /// Seconds to wait for Godot to start and for each answer.
+    #[arg(long, value_name = "S")]
+    godot_timeout: Option<f64>,
+    /// Exit code 1 when fewer replayed queries than this share agree on collided (0..1).
+    #[arg(long, default_value_t = 0.99)]
+    min_agreement: f64,
 }
 
 #[derive(clap::Args)]
@@ -196,6 +221,7 @@ fn main() -> ExitCode {
             };
             bench::bench(&dir, &options).map(|()| true)
         }
+        Command::Compare(args) => compare_files(&args),
     };
     match result {
         Ok(true) => ExitCode::from(PASSED),
@@ -207,27 +233,21 @@ fn main() -> ExitCode {
     }
 }
 
-/// `kcc-sim run`: true when every check passed; an error message on invalid input.
-fn run_files(args: &RunArgs) -> Result<bool, String> {
-    if let Some(bad) = args
-        .tick_rate
-        .iter()
-        .find(|r| !(**r > 0.0 && **r <= MAX_TICK_RATE))
-    {
+/// The scenarios of `files`, every one checked (and checked against `rates`) before anything
+/// runs; an error message on invalid input.
+fn load_scenarios(files: &[PathBuf], rates: &[f64]) -> Result<Vec<Scenario>, String> {
+    if let Some(bad) = rates.iter().find(|r| !(**r > 0.0 && **r <= MAX_TICK_RATE)) {
         return Err(format!(
             "--tick-rate: each rate must be greater than 0 Hz and at most {MAX_TICK_RATE} Hz, got {bad}"
         ));
     }
-    // Every file is checked before anything runs.
-    let scenarios = args
-        .files
+    let scenarios = files
         .iter()
         .map(|f| Scenario::load(f))
         .collect::<Result<Vec<_>, _>>()
         .map_err(|e| e.to_string())?;
-
     for scenario in &scenarios {
-        for &rate in &args.tick_rate {
+        for &rate in rates {
             if scenario.ticks(rate) > MAX_TICKS {
                 return Err(format!(
                     "--tick-rate {rate}: scenario {} would run {} ticks, more than {MAX_TICKS}",
@@ -237,6 +257,58 @@ fn run_files(args: &RunArgs) -> Result<bool, String> {
             }
         }
     }
+    Ok(scenarios)
+}
+
+/// `kcc-sim compare`: true when the replayed queries agree on collided at least as often as
+/// asked; an error message on invalid input or when Godot cannot run.
+fn compare_files(args: &CompareArgs) -> Result<bool, String> {
+    if !(0.0..=1.0).contains(&args.min_agreement) {
+        return Err(format!(
+            "--min-agreement: must be between 0 and 1, got {}",
+            args.min_agreement
+        ));
+    }
+    let scenarios = load_scenarios(&args.files, &args.tick_rate)?;
+    let world = WorldArgs {
+        world: World::Godot,
+        shape_margin: args.shape_margin,
+        godot_timeout: args.godot_timeout,
+    };
+    let mut godot = world.start()?.ok_or("the Godot world did not start")?;
+    let mut rows = Vec::new();
+    if !args.json {
+        println!("{}", compare::table_header());
+    }
+    for scenario in &scenarios {
+        let rates = if args.tick_rate.is_empty() {
+            vec![scenario.tick_rate]
+        } else {
+            args.tick_rate.clone()
+        };
+        for rate in rates {
+            let row = compare::compare(scenario, rate, &mut godot)?;
+            if !args.json {
+                println!("{}", compare::table_row(&row));
+            }
+            rows.push(row);
+        }
+    }
+    if args.json {
+        let json: Vec<_> = rows.iter().map(compare::Comparison::to_json).collect();
+        let text = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
+        println!("{text}");
+    } else {
+        println!("{}", compare::summary(&rows));
+    }
+    let replayed: usize = rows.iter().map(|c| c.replayed).sum();
+    let agree: usize = rows.iter().map(|c| c.collided_agree).sum();
+    Ok(replayed == 0 || agree as f64 >= args.min_agreement * replayed as f64)
+}
+
+/// `kcc-sim run`: true when every check passed; an error message on invalid input.
+fn run_files(args: &RunArgs) -> Result<bool, String> {
+    let scenarios = load_scenarios(&args.files, &args.tick_rate)?;
 
     let mut godot = args.world.start()?;
     if godot.is_some() && args.controller != Choice::Kcc {

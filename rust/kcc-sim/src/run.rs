@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use glam::Vec3;
-use kcc::{Controller, KinematicBody, StepSmoother, TickInput};
+use kcc::{Controller, KinematicBody, MotionTest, StepSmoother, TickInput};
 use kcc_parry::ParryBody;
 
 use crate::godot::{GodotMover, GodotWorld};
@@ -98,6 +98,62 @@ pub trait Mover {
     }
 }
 
+/// One `test_move` of a recorded run: where from, how far, and what the world answered.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RecordedMove {
+    /// Start of the body's origin, m.
+    pub from: Vec3,
+    /// Motion, m.
+    pub motion: Vec3,
+    /// The answer.
+    pub result: MotionTest,
+}
+
+/// A body that keeps every `test_move` it answers.
+struct Recorder<'a> {
+    inner: &'a mut ParryBody,
+    moves: &'a mut Vec<RecordedMove>,
+}
+
+impl KinematicBody for Recorder<'_> {
+    fn position(&self) -> Vec3 {
+        self.inner.position()
+    }
+    fn set_position(&mut self, position: Vec3) {
+        self.inner.set_position(position);
+    }
+    fn test_move(&mut self, from: Vec3, motion: Vec3) -> MotionTest {
+        let result = self.inner.test_move(from, motion);
+        self.moves.push(RecordedMove {
+            from,
+            motion,
+            result,
+        });
+        result
+    }
+    fn move_and_slide(&mut self, velocity: Vec3, dt: f32) -> Vec3 {
+        self.inner.move_and_slide(velocity, dt)
+    }
+    fn is_on_floor(&self) -> bool {
+        self.inner.is_on_floor()
+    }
+    fn floor_normal(&self) -> Vec3 {
+        self.inner.floor_normal()
+    }
+    fn apply_floor_snap(&mut self) {
+        self.inner.apply_floor_snap();
+    }
+    fn up_direction(&self) -> Vec3 {
+        self.inner.up_direction()
+    }
+    fn floor_max_angle(&self) -> f32 {
+        self.inner.floor_max_angle()
+    }
+    fn safe_margin(&self) -> f32 {
+        self.inner.safe_margin()
+    }
+}
+
 /// What Godot's `CharacterBody3D` says of itself after a tick: the state a script using the
 /// body would read.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -120,6 +176,7 @@ pub struct KccMover {
     body: ParryBody,
     velocity: Vec3,
     stepped: Option<f32>,
+    recorded: Option<Vec<RecordedMove>>,
 }
 
 impl KccMover {
@@ -139,7 +196,25 @@ impl KccMover {
             body,
             velocity: scenario.start.velocity,
             stepped: None,
+            recorded: None,
         }
+    }
+
+    /// The scenario's character at its start, keeping every `test_move` it makes (see
+    /// [`take_recorded`](Self::take_recorded)).
+    pub fn recording(scenario: &Scenario) -> Self {
+        Self {
+            recorded: Some(Vec::new()),
+            ..Self::new(scenario)
+        }
+    }
+
+    /// The `test_move`s made so far by a recording mover, in order (empty otherwise).
+    pub fn take_recorded(&mut self) -> Vec<RecordedMove> {
+        self.recorded
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
     }
 }
 
@@ -154,7 +229,16 @@ impl Mover for KccMover {
             jump: command.jump,
             velocity: self.velocity,
         };
-        let report = self.controller.tick(&mut self.body, &input, dt);
+        let report = match &mut self.recorded {
+            Some(moves) => {
+                let mut body = Recorder {
+                    inner: &mut self.body,
+                    moves,
+                };
+                self.controller.tick(&mut body, &input, dt)
+            }
+            None => self.controller.tick(&mut self.body, &input, dt),
+        };
         self.velocity = report.velocity;
         self.stepped = report.stepped;
         Moved {
@@ -262,9 +346,9 @@ impl Run {
 
 /// Runs `scenario` with controller `kind` at `rate` Hz in the parry world.
 pub fn run(scenario: &Scenario, kind: ControllerKind, rate: f64) -> Run {
-    let mover = mover(scenario, kind);
+    let mut mover = mover(scenario, kind);
     // The parry world always answers.
-    record(scenario, kind, WorldKind::Parry, rate, mover).expect("the parry world answers")
+    record(scenario, kind, WorldKind::Parry, rate, mover.as_mut()).expect("the parry world answers")
 }
 
 /// Runs `scenario` with controller `kind` at `rate` Hz: our controller in `godot` when given
@@ -277,20 +361,21 @@ pub fn run_in(
 ) -> Result<Run, String> {
     match (kind, godot) {
         (ControllerKind::Kcc, Some(world)) => {
-            let mover = GodotMover::new(scenario, rate, world)?;
-            record(scenario, kind, WorldKind::Godot, rate, Box::new(mover))
+            let mut mover = GodotMover::new(scenario, rate, world)?;
+            record(scenario, kind, WorldKind::Godot, rate, &mut mover)
         }
         _ => Ok(run(scenario, kind, rate)),
     }
 }
 
-/// Runs the tick loop with `mover` and records every tick.
-fn record(
+/// Runs the tick loop of `scenario` at `rate` Hz with `mover` (controller `kind` in `world`)
+/// and records every tick. The error says why the mover stopped.
+pub fn record(
     scenario: &Scenario,
     kind: ControllerKind,
     world: WorldKind,
     rate: f64,
-    mut mover: Box<dyn Mover + '_>,
+    mover: &mut dyn Mover,
 ) -> Result<Run, String> {
     let dt = 1.0 / rate;
     let mut camera = StepSmoother::new(scenario.character.camera_decay);
