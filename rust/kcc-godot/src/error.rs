@@ -29,7 +29,7 @@ pub enum GodotError {
     },
     /// An engine file of the pinned template does not have the pinned checksum.
     #[error(
-        "{file} has sha256 {actual}, the repository pins {expected} (scripts/godot-web/engine.sha256): the npm package is damaged or not the pinned version; delete scripts/godot-web/node_modules and {SETUP_HINT}"
+        "{file} has sha256 {actual}, the checksum file pins {expected} (scripts/godot-web/engine.sha256, or GODOT_WEB_SHA256): the template is damaged or not the pinned version; delete scripts/godot-web/node_modules and {SETUP_HINT}"
     )]
     Checksum {
         /// The file checked.

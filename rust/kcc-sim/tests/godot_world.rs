@@ -1,0 +1,259 @@
+//! `kcc-sim --world godot` and `kcc-sim compare`: the public course on a real Godot 4.6 + Jolt,
+//! and every way setting it up can go wrong giving a clear error, exit code 2, no hang and no
+//! browser left behind.
+//!
+//! Tests that need Chromium and the pinned web template (`scripts/godot-web/setup.sh`) say on
+//! stderr that they were skipped when these are missing, unless `KCC_REQUIRE_GODOT=1` (CI),
+//! where they fail instead.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn folder(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("kcc-sim-godot-{}-{test}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn kcc_sim(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_kcc-sim"));
+    command.args(args).current_dir(repo());
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    command.output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// True when this machine can run the Godot world; false (with a note) when it cannot and CI
+/// did not ask for it.
+fn godot_available(test: &str) -> bool {
+    let required = std::env::var("KCC_REQUIRE_GODOT").is_ok_and(|v| v == "1");
+    let chromium = kcc_godot::browser::find();
+    let engine = kcc_godot::Engine::locate(&repo());
+    match (chromium, engine) {
+        (Ok(_), Ok(_)) => true,
+        (Err(e), _) | (_, Err(e)) if !required => {
+            eprintln!("{test}: skipped, the Godot world is not set up here ({e})");
+            false
+        }
+        (Err(e), _) | (_, Err(e)) => panic!("KCC_REQUIRE_GODOT=1 but {e}"),
+    }
+}
+
+/// Processes whose command line names a browser profile of the process `pid`.
+fn browsers_of(pid: u32) -> usize {
+    let marker = format!("kcc-godot-chromium-{pid}-");
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| std::fs::read(e.ok()?.path().join("cmdline")).ok())
+        .filter(|cmdline| String::from_utf8_lossy(cmdline).contains(&marker))
+        .count()
+}
+
+/// Runs `kcc-sim` and checks that it left no browser behind.
+fn kcc_sim_cleanly(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let child = Command::new(env!("CARGO_BIN_EXE_kcc-sim"))
+        .args(args)
+        .envs(env.iter().copied())
+        .current_dir(repo())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        browsers_of(pid),
+        0,
+        "a browser of kcc-sim {pid} is still running"
+    );
+    out
+}
+
+#[test]
+fn no_chromium_is_a_clear_error_with_exit_code_2() {
+    let out = kcc_sim(
+        &["run", "scenarios/flat_ground.toml", "--world", "godot"],
+        &[("CHROMIUM", "/nonexistent/chromium")],
+    );
+    let message = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{message}");
+    assert!(message.contains("Chromium not found"), "{message}");
+    assert!(message.contains("scripts/godot-web/setup.sh"), "{message}");
+}
+
+#[test]
+fn no_web_template_is_a_clear_error_with_exit_code_2() {
+    let empty = folder("empty");
+    let chromium = std::env::current_exe().unwrap(); // any file: never started
+    let out = kcc_sim(
+        &["run", "scenarios/flat_ground.toml", "--world", "godot"],
+        &[
+            ("CHROMIUM", chromium.to_str().unwrap()),
+            ("GODOT_WEB_DIR", empty.to_str().unwrap()),
+        ],
+    );
+    let message = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{message}");
+    assert!(message.contains("web template is missing"), "{message}");
+    assert!(message.contains("index.js"), "{message}");
+}
+
+#[test]
+fn a_wrong_checksum_is_a_clear_error_with_exit_code_2() {
+    let dir = folder("checksum");
+    std::fs::write(dir.join("index.js"), "// not Godot").unwrap();
+    std::fs::write(dir.join("index.wasm"), b"\0asm").unwrap();
+    let pins = repo().join("scripts/godot-web/engine.sha256");
+    let chromium = std::env::current_exe().unwrap();
+    let out = kcc_sim(
+        &["run", "scenarios/flat_ground.toml", "--world", "godot"],
+        &[
+            ("CHROMIUM", chromium.to_str().unwrap()),
+            ("GODOT_WEB_DIR", dir.to_str().unwrap()),
+            ("GODOT_WEB_SHA256", pins.to_str().unwrap()),
+        ],
+    );
+    let message = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{message}");
+    assert!(message.contains("has sha256"), "{message}");
+    assert!(message.contains("setup.sh"), "{message}");
+}
+
+#[test]
+fn a_page_that_never_gets_ready_times_out_with_exit_code_2_and_no_browser_left() {
+    if !godot_available("page_never_ready") {
+        return;
+    }
+    // A "template" whose loader defines an engine that never starts.
+    let dir = folder("never-ready");
+    std::fs::write(
+        dir.join("index.js"),
+        "function Engine() {}\nEngine.prototype.startGame = function () { return new Promise(function () {}); };\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("index.wasm"), b"\0asm").unwrap();
+    let clock = Instant::now();
+    let out = kcc_sim_cleanly(
+        &[
+            "run",
+            "scenarios/flat_ground.toml",
+            "--world",
+            "godot",
+            "--godot-timeout",
+            "4",
+        ],
+        &[("GODOT_WEB_DIR", dir.to_str().unwrap())],
+    );
+    let message = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{message}");
+    assert!(message.contains("did not answer within 4 s"), "{message}");
+    assert!(
+        clock.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        clock.elapsed()
+    );
+}
+
+#[test]
+fn a_page_that_breaks_fails_fast_with_what_it_said() {
+    if !godot_available("page_breaks") {
+        return;
+    }
+    let dir = folder("broken-page");
+    std::fs::write(dir.join("index.js"), "throw new Error('no engine here');\n").unwrap();
+    std::fs::write(dir.join("index.wasm"), b"\0asm").unwrap();
+    let clock = Instant::now();
+    let out = kcc_sim_cleanly(
+        &["run", "scenarios/flat_ground.toml", "--world", "godot"],
+        &[("GODOT_WEB_DIR", dir.to_str().unwrap())],
+    );
+    let message = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{message}");
+    assert!(message.contains("no engine here"), "{message}");
+    assert!(
+        clock.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        clock.elapsed()
+    );
+}
+
+#[test]
+fn the_course_passes_on_godot_with_its_state_in_the_json() {
+    if !godot_available("course") {
+        return;
+    }
+    let out = kcc_sim_cleanly(
+        &[
+            "run",
+            "scenarios/wall_slide.toml",
+            "scenarios/jolt_stairs.toml",
+            "--world",
+            "godot",
+            "--json",
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for row in rows.as_array().unwrap() {
+        assert_eq!(row["world"], "godot");
+        assert_eq!(row["passed"], true, "{row}");
+        let trips = row["round_trips_per_tick"]["mean"].as_f64().unwrap();
+        assert!((1.0..10.0).contains(&trips), "{row}");
+        let state = &row["godot_state"];
+        assert!(state["real_velocity_error_max"].as_f64().unwrap() >= 0.0);
+        assert!(
+            state["slide_collisions_max"].as_u64().unwrap() >= 1,
+            "{row}"
+        );
+        // Penetration is Jolt's own overlap: below a millimetre or so.
+        assert!(row["max_penetration"].as_f64().unwrap() < 0.002, "{row}");
+    }
+}
+
+#[test]
+fn compare_replays_the_parry_queries_in_godot() {
+    if !godot_available("compare") {
+        return;
+    }
+    let out = kcc_sim_cleanly(
+        &[
+            "compare",
+            "scenarios/stairs_030.toml",
+            "scenarios/wall_slide.toml",
+            "--tick-rate",
+            "60",
+            "--json",
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    for row in rows {
+        let replayed = row["replayed"].as_u64().unwrap();
+        assert!(replayed > 100, "{row}");
+        assert!(row["collided_agree"].as_u64().unwrap() as f64 >= 0.95 * replayed as f64);
+        assert!(row["travel_error_max_m"].as_f64().unwrap() < 0.05, "{row}");
+        for key in ["steps_up", "steps_down"] {
+            assert!(
+                row[key]["parry"].is_u64() && row[key]["godot"].is_u64(),
+                "{row}"
+            );
+        }
+    }
+    let wall = rows.iter().find(|r| r["scenario"] == "wall_slide").unwrap();
+    assert!(wall["max_divergence_m"].as_f64().unwrap() < 0.01, "{wall}");
+}
