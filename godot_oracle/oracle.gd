@@ -114,7 +114,8 @@ func _scene(scene: Dictionary) -> Dictionary:
 
 ## Deepest overlap of the body's shape with the world as Jolt measures it: collide_shape with
 ## margin 0 returns a pair of points per contact (the deepest point of each shape inside the
-## other), whose distance is the penetration depth.
+## other), whose distance is the penetration depth. With the body's state at that moment (the
+## observation of a tick may travel with the next tick's first call).
 func _overlap() -> Dictionary:
 	var shape: CollisionShape3D = _body.get_node("Shape")
 	var query := PhysicsShapeQueryParameters3D.new()
@@ -126,7 +127,7 @@ func _overlap() -> Dictionary:
 	var deepest := 0.0
 	for i in range(0, points.size() - 1, 2):
 		deepest = maxf(deepest, points[i].distance_to(points[i + 1]))
-	return {"depth": deepest, "contacts": points.size() / 2}
+	return {"depth": deepest, "contacts": points.size() / 2, "state": _state()}
 
 
 func _state() -> Dictionary:

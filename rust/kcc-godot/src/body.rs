@@ -3,7 +3,8 @@
 //! Each port method is the oracle's function of the same name in `godot_oracle/port.gd`, which
 //! makes the same engine calls as `rust/godot/src/body.rs`. Round trips are kept low without
 //! changing what Godot sees: the body's state comes back with every answer, so getters are
-//! free, and `set_position` (whose effect is known) is sent with the next call.
+//! free, and `set_position` (whose effect is known) is sent with the next call, as is an
+//! observation asked for with [`GodotBody::observe_later`].
 //!
 //! The port cannot fail, but a conversation can: the first error is kept
 //! ([`GodotBody::take_error`]), every later call answers "nothing moves", and the caller stops
@@ -53,6 +54,7 @@ pub struct GodotBody<'a> {
     calls: PortCalls,
     error: Option<GodotError>,
     scene: SceneResult,
+    observations: Vec<Observation>,
 }
 
 fn v(a: [f32; 3]) -> Vec3 {
@@ -75,6 +77,7 @@ impl<'a> GodotBody<'a> {
             calls: PortCalls::default(),
             error: None,
             scene: result,
+            observations: Vec::new(),
         })
     }
 
@@ -111,13 +114,28 @@ impl<'a> GodotBody<'a> {
 
     /// Godot's state now (with anything deferred applied) and the overlap, in one round trip.
     pub fn observe(&mut self) -> Result<Observation, GodotError> {
-        let results = self.send(Op::Overlap).ok_or_else(|| self.failure())?;
-        let overlap: OverlapResult = serde_json::from_value(results)
-            .map_err(|e| GodotError::Protocol(format!("overlap result: {e}")))?;
-        Ok(Observation {
-            state: self.state.clone(),
-            overlap: overlap.depth,
-        })
+        self.observe_later();
+        self.flush()?;
+        self.observations.pop().ok_or_else(|| self.failure())
+    }
+
+    /// Asks for Godot's state and the overlap as they are now, sent with the next call (no
+    /// round trip of its own); collect them with [`take_observations`](Self::take_observations).
+    pub fn observe_later(&mut self) {
+        self.deferred.push(Op::Overlap);
+    }
+
+    /// Sends what is deferred, if anything (one round trip).
+    pub fn flush(&mut self) -> Result<(), GodotError> {
+        if let Some(op) = self.deferred.pop() {
+            self.send(op).ok_or_else(|| self.failure())?;
+        }
+        Ok(())
+    }
+
+    /// The observations that came back so far, in the order they were asked for.
+    pub fn take_observations(&mut self) -> Vec<Observation> {
+        std::mem::take(&mut self.observations)
     }
 
     /// `test_move` from each `[from, motion]` (m), answered in batches: for replaying another
@@ -151,24 +169,39 @@ impl<'a> GodotBody<'a> {
     }
 
     /// Sends what was deferred, then `op`; returns `op`'s result, or `None` after an error.
+    /// Observations among the ops are kept.
     fn send(&mut self, op: Op) -> Option<serde_json::Value> {
         if self.error.is_some() {
             return None;
         }
         self.deferred.push(op);
         let ops = std::mem::take(&mut self.deferred);
-        match self.session.call(&ops) {
-            Ok(reply) => {
-                if let Some(state) = reply.state {
-                    self.state = state;
-                }
-                reply.results.into_iter().last()
-            }
+        let reply = match self.session.call(&ops) {
+            Ok(reply) => reply,
             Err(e) => {
                 self.error = Some(e);
-                None
+                return None;
+            }
+        };
+        if let Some(state) = reply.state {
+            self.state = state;
+        }
+        for (op, result) in ops.iter().zip(&reply.results) {
+            if *op != Op::Overlap {
+                continue;
+            }
+            match serde_json::from_value::<OverlapResult>(result.clone()) {
+                Ok(found) => self.observations.push(Observation {
+                    state: found.state,
+                    overlap: found.depth,
+                }),
+                Err(e) => {
+                    self.error = Some(GodotError::Protocol(format!("overlap result: {e}")));
+                    return None;
+                }
             }
         }
+        reply.results.into_iter().last()
     }
 }
 

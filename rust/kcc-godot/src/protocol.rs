@@ -167,7 +167,7 @@ pub enum Op {
     /// The port's `apply_floor_snap`. No result.
     ApplyFloorSnap,
     /// How deep the body's shape overlaps the world where it stands, as Jolt measures it
-    /// (`collide_shape` with margin 0). Result: [`OverlapResult`].
+    /// (`collide_shape` with margin 0), and the body's state then. Result: [`OverlapResult`].
     Overlap,
     /// Many `test_move`s from given places, answered in one go. Result: a list of
     /// [`TestMoveResult`].
@@ -283,12 +283,14 @@ pub struct SlideResult {
 }
 
 /// Result of [`Op::Overlap`].
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct OverlapResult {
     /// Deepest overlap of the body's shape with the world, m (0 when clear or touching).
     pub depth: f32,
     /// Contacts found.
     pub contacts: u32,
+    /// The body's state when it was measured.
+    pub state: BodyState,
 }
 
 #[cfg(test)]

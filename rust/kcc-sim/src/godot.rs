@@ -152,13 +152,25 @@ fn body(settings: &BodySettings) -> BodyDesc {
     }
 }
 
+/// Jolt's overlap (m) and Godot's own state of the body in an observation.
+fn observation(observed: &Observation) -> (f32, GodotTick) {
+    let state = &observed.state;
+    let tick = GodotTick {
+        on_floor: state.on_floor,
+        on_wall: state.on_wall,
+        real_velocity: Vec3::from_array(state.real_velocity),
+        position_delta: Vec3::from_array(state.position_delta),
+        slide_collisions: state.slide_normals.len() as u32,
+    };
+    (observed.overlap, tick)
+}
+
 /// Our controller moving the `CharacterBody3D` of a Godot world.
 pub struct GodotMover<'a> {
     controller: Controller,
     body: GodotBody<'a>,
     velocity: Vec3,
     stepped: Option<f32>,
-    observed: Option<Observation>,
     failure: Option<String>,
 }
 
@@ -176,7 +188,6 @@ impl<'a> GodotMover<'a> {
             body,
             velocity: scenario.start.velocity,
             stepped: None,
-            observed: None,
             failure: None,
         })
     }
@@ -201,10 +212,8 @@ impl Mover for GodotMover<'_> {
         let report = self.controller.tick(&mut self.body, &input, dt);
         self.velocity = report.velocity;
         self.stepped = report.stepped;
-        match self.body.observe() {
-            Ok(observed) => self.observed = Some(observed),
-            Err(e) => self.failure = Some(e.to_string()),
-        }
+        // Godot's state and overlap after the tick travel with the next tick's first call.
+        self.body.observe_later();
         if let Some(e) = self.body.take_error() {
             self.failure = Some(e.to_string());
         }
@@ -219,22 +228,18 @@ impl Mover for GodotMover<'_> {
     }
 
     fn penetration(&mut self) -> f32 {
-        self.observed.as_ref().map_or(0.0, |o| o.overlap)
+        // Known once the observation arrives: see `late_observations`.
+        0.0
     }
 
     fn queries(&self) -> Option<u64> {
         Some(self.body.calls().total())
     }
 
-    fn godot_state(&self) -> Option<GodotTick> {
-        let state = &self.observed.as_ref()?.state;
-        Some(GodotTick {
-            on_floor: state.on_floor,
-            on_wall: state.on_wall,
-            real_velocity: Vec3::from_array(state.real_velocity),
-            position_delta: Vec3::from_array(state.position_delta),
-            slide_collisions: state.slide_normals.len() as u32,
-        })
+    fn late_observations(&mut self) -> Result<Option<Vec<(f32, GodotTick)>>, String> {
+        self.body.flush().map_err(|e| e.to_string())?;
+        let observations = self.body.take_observations();
+        Ok(Some(observations.iter().map(observation).collect()))
     }
 
     fn round_trips(&self) -> Option<u64> {

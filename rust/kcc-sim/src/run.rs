@@ -83,9 +83,12 @@ pub trait Mover {
     /// Motion queries run so far, when the controller counts them (in the Godot world: the
     /// port calls that query physics, `test_move`, `move_and_slide` and `apply_floor_snap`).
     fn queries(&self) -> Option<u64>;
-    /// Godot's own state of the body after the last tick (Godot world only).
-    fn godot_state(&self) -> Option<GodotTick> {
-        None
+    /// Measurements of every tick that arrive only after the run, replacing what
+    /// [`penetration`](Self::penetration) said during it: the deepest overlap (m) and Godot's
+    /// own state of the body, per tick in order (the Godot world sends a tick's observation
+    /// with the next tick's first call, to save a round trip). `None` for other worlds.
+    fn late_observations(&mut self) -> Result<Option<Vec<(f32, GodotTick)>>, String> {
+        Ok(None)
     }
     /// Round trips to the engine so far (Godot world only).
     fn round_trips(&self) -> Option<u64> {
@@ -432,9 +435,23 @@ pub fn record(
             penetration: mover.penetration(),
             queries,
             round_trips,
-            godot: mover.godot_state(),
+            godot: None,
             nanos,
         });
+    }
+    if let Some(late) = mover.late_observations()? {
+        if late.len() != ticks.len() {
+            return Err(format!(
+                "{} at {rate} Hz: {} observations for {} ticks",
+                scenario.name,
+                late.len(),
+                ticks.len()
+            ));
+        }
+        for (tick, (penetration, godot)) in ticks.iter_mut().zip(late) {
+            tick.penetration = penetration;
+            tick.godot = Some(godot);
+        }
     }
     Ok(Run {
         scenario: scenario.name.clone(),

@@ -243,6 +243,17 @@ fn drop_onto<B: KinematicBody + ?Sized>(body: &mut B, start: Vec3, above: Vec3) 
     })
 }
 
+/// Puts the body at `end` and snaps it to the floor there; true when the engine then has it on
+/// the floor.
+fn land<B: KinematicBody + ?Sized>(body: &mut B, end: Vec3) -> bool {
+    if !end.is_finite() {
+        return false;
+    }
+    body.set_position(end);
+    body.apply_floor_snap();
+    body.is_on_floor()
+}
+
 /// Moves the body down onto walkable floor within the max step height and snaps it there.
 ///
 /// `horizontal_travel` is how far (m) the body moved horizontally this tick: a drop that the
@@ -262,23 +273,26 @@ pub fn step_down<B: KinematicBody + ?Sized>(
     let drop = settings.max_step_height;
 
     // Down, sliding off steep edges (a rounded bottom rolling off a step), then straight down
-    // with what is left of the drop, until walkable floor or the max step height.
+    // with what is left of the drop, until walkable floor or the max step height. A walkable
+    // contact is a landing only if the engine's own floor snap agrees: an edge right at the
+    // floor angle may be floor to the sweep and not to the engine (its contact is measured a
+    // little lower), and is then slid off like a steep one.
     let mut end = start;
     let mut motion = -up * drop;
-    let mut floor = None;
+    let mut landed = false;
     for _ in 0..=settings.sweep_iterations {
         let test = body.test_move(end, motion);
         if !test.travel.is_finite() {
-            return None;
+            break;
         }
         end += test.travel;
         let left = drop - vertical(start - end, up);
         match test.contact {
-            Some(hit) if is_walkable(hit.normal, up, max_angle) => {
-                floor = Some(hit);
-                break;
-            }
             Some(hit) => {
+                if is_walkable(hit.normal, up, max_angle) && land(body, end) {
+                    landed = true;
+                    break;
+                }
                 motion = slide(test.remainder, hit.normal);
                 if vertical(motion, up) >= 0.0 {
                     break;
@@ -290,13 +304,7 @@ pub fn step_down<B: KinematicBody + ?Sized>(
             None => break,
         }
     }
-    floor?;
-    if !end.is_finite() {
-        return None;
-    }
-    body.set_position(end);
-    body.apply_floor_snap();
-    if !body.is_on_floor() {
+    if !landed {
         body.set_position(start);
         return None;
     }
