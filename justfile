@@ -11,6 +11,18 @@ demo:
 sim *ARGS='scenarios/*.toml --tick-rate 30,60,144,240':
     cargo run --release -p kcc-sim -- run {{ARGS}}
 
+# Chromium and the pinned Godot 4.6 web template for the Godot world (idempotent).
+godot-web:
+    scripts/godot-web/setup.sh
+
+# The course in a real Godot 4.6 + Jolt, headless, e.g. `just sim-godot scenarios/ramp_30.toml --shape-margin 0`.
+sim-godot *ARGS='scenarios/*.toml --tick-rate 30,60,144,240': godot-web
+    cargo run --release -p kcc-sim -- run {{ARGS}} --world godot
+
+# The parry and Godot worlds side by side, and every parry query replayed in Godot.
+compare *ARGS='scenarios/*.toml --tick-rate 60': godot-web
+    cargo run --release -p kcc-sim -- compare {{ARGS}}
+
 # Cost per tick of ours and Rapier's controller on the course, 1000 characters, criterion benches.
 bench:
     cargo run --release -p kcc-sim -- bench
@@ -24,8 +36,8 @@ walk:
 build:
     cargo build --workspace
 
-# Every test (the README's test command).
-test:
+# Every test (the README's test command); the Godot world's tests need the set-up.
+test: godot-web
     cargo test --workspace
 
 # Formatting and lints, as CI checks them.

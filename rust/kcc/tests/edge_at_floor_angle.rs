@@ -96,8 +96,7 @@ impl KinematicBody for EdgeThenTread {
     fn apply_floor_snap(&mut self) {
         self.snaps += 1;
         let on_edge = (self.position.y + self.edge_gap).abs() < 1e-3 && self.position.z < 0.02;
-        self.on_floor =
-            (self.position.y - TREAD).abs() < 1e-3 || (self.edge_is_floor && on_edge);
+        self.on_floor = (self.position.y - TREAD).abs() < 1e-3 || (self.edge_is_floor && on_edge);
     }
     fn up_direction(&self) -> Vec3 {
         Vec3::Y
@@ -118,10 +117,17 @@ fn an_edge_the_engine_does_not_count_as_floor_is_slid_off() {
     let down = step_down(&mut body, &settings, 0.02).expect("lands on the tread");
     assert!(body.on_floor);
     assert!((body.position.y - TREAD).abs() < 1e-4, "{}", body.position);
-    assert!(body.position.z > 0.0, "slid off the edge toward +Z: {}", body.position);
+    assert!(
+        body.position.z > 0.0,
+        "slid off the edge toward +Z: {}",
+        body.position
+    );
     assert!((down.height - TREAD).abs() < 1e-4, "{down:?}");
     assert!(down.is_step);
-    assert_eq!(body.snaps, 2, "one refused landing on the edge, one on the tread");
+    assert_eq!(
+        body.snaps, 2,
+        "one refused landing on the edge, one on the tread"
+    );
 }
 
 #[test]
