@@ -34,6 +34,15 @@ pub enum GeometryError {
     /// A triangle mesh is malformed (bad indices, no triangles).
     #[error("invalid triangle mesh: {0}")]
     Mesh(String),
+    /// A margin (Godot's `Shape3D.margin`, m) that cannot be given to a solid: negative, not
+    /// finite, or leaving a hull with a flat inner shape.
+    #[error("{what}, got a margin of {value} m")]
+    Margin {
+        /// What is wrong.
+        what: &'static str,
+        /// The rejected margin, m.
+        value: f32,
+    },
 }
 
 fn positive(what: &'static str, value: f32) -> Result<f32, GeometryError> {

@@ -8,6 +8,13 @@
 //! and still stops up to several micrometres off near an edge or a corner (measured in the
 //! tests below). A segment and a box, or a segment over a hull's face, have a closed form
 //! (`segment`). Casts advance conservatively on those exact distances (`sweep`).
+//!
+//! A convex solid may be rounded as Jolt rounds Godot's boxes and convex polygons with their
+//! margin ([`Solid::with_margin`]): its inner shape (shrunk by the convex radius, see `margin`)
+//! grown by the radius. The same design covers it: the distance between a body's core grown by
+//! R and a solid's core grown by r is the distance between the cores minus R + r, along the
+//! direction between their nearest points. Where the cores overlap (a body more than R + r
+//! deep), the sharp solid is queried instead, as Jolt's EPA then works on the whole shapes.
 
 use glam::DVec3;
 use parry3d_f64::bounding_volume::{Aabb, BoundingVolume};
@@ -15,6 +22,8 @@ use parry3d_f64::math::Pose;
 use parry3d_f64::query::{self, ShapeCastOptions};
 use parry3d_f64::shape::{Segment, Shape, SharedShape, TriMesh};
 
+use crate::geometry::GeometryError;
+use crate::margin;
 use crate::segment::{self, Face};
 use crate::world::TOUCH_DISTANCE;
 
@@ -52,22 +61,72 @@ pub struct Solid {
     kind: SolidKind,
     aabb: Aabb,
     primitive: Primitive,
+    /// Godot's `Shape3D.margin`, m.
+    margin: f32,
 }
 
 #[derive(Clone)]
 enum SolidKind {
-    /// A box, a convex hull or any other convex shape, with the faces of a flat-faced hull
-    /// (empty for other shapes).
-    Convex(SharedShape, Box<[Face]>),
+    /// A box, a convex hull or any other convex shape.
+    Convex(Convex),
     /// A triangle mesh: contacts are found per triangle, as Jolt does for mesh shapes.
     Mesh(Box<TriMesh>),
 }
 
-impl Solid {
-    /// A convex shape (box, hull) at `pose`, built from `primitive`.
-    pub(crate) fn convex(shape: SharedShape, pose: Pose, primitive: Primitive) -> Self {
-        let aabb = shape.compute_aabb(&pose);
-        let faces = shape.as_convex_polyhedron().map_or_else(Vec::new, |hull| {
+/// A convex solid, sharp or rounded.
+#[derive(Clone)]
+struct Convex {
+    /// The shape as built, with sharp edges.
+    shape: SharedShape,
+    /// The faces of `shape` when it is a flat-faced hull (empty for other shapes).
+    faces: Box<[Face]>,
+    /// The inner shape when the solid is rounded by a convex radius.
+    rounded: Option<Box<Core>>,
+}
+
+/// The inner shape of a rounded convex solid: the solid is this shape grown by `radius`.
+#[derive(Clone)]
+struct Core {
+    shape: SharedShape,
+    /// The faces of `shape` when it is a flat-faced hull (empty for a box).
+    faces: Box<[Face]>,
+    /// Convex radius, m.
+    radius: f64,
+}
+
+impl Convex {
+    /// The solid at `pose` as a target of queries: its core and radius when rounded.
+    fn target<'a>(&'a self, pose: &'a Pose) -> Target<'a> {
+        let whole = self.shape.as_ref();
+        match &self.rounded {
+            Some(core) => Target {
+                pose,
+                shape: core.shape.as_ref(),
+                faces: &core.faces,
+                radius: core.radius,
+                whole,
+            },
+            None => Target::new(pose, whole, &self.faces),
+        }
+    }
+
+    /// World-space bounds at `pose`, m.
+    fn aabb(&self, pose: &Pose) -> Aabb {
+        let sharp = self.shape.compute_aabb(pose);
+        match &self.rounded {
+            // The rounded solid lies within the sharp one for a box and a hull whose vertices
+            // have 3 faces; the union is safe for any hull.
+            Some(core) => sharp.merged(&core.shape.compute_aabb(pose).loosened(core.radius)),
+            None => sharp,
+        }
+    }
+}
+
+/// The faces of `shape` when it is a flat-faced hull (empty for other shapes).
+fn faces_of(shape: &SharedShape) -> Box<[Face]> {
+    shape
+        .as_convex_polyhedron()
+        .map_or_else(Vec::new, |hull| {
             let adjacent = hull.vertices_adj_to_face();
             Face::of_polyhedron(
                 hull.points(),
@@ -77,12 +136,24 @@ impl Solid {
                     (face.normal, &adjacent[first..first + count])
                 }),
             )
-        });
+        })
+        .into()
+}
+
+impl Solid {
+    /// A convex shape (box, hull) at `pose`, built from `primitive`; sharp (margin 0).
+    pub(crate) fn convex(shape: SharedShape, pose: Pose, primitive: Primitive) -> Self {
+        let convex = Convex {
+            faces: faces_of(&shape),
+            shape,
+            rounded: None,
+        };
         Self {
             pose,
-            kind: SolidKind::Convex(shape, faces.into()),
-            aabb,
+            aabb: convex.aabb(&pose),
+            kind: SolidKind::Convex(convex),
             primitive,
+            margin: 0.0,
         }
     }
 
@@ -94,6 +165,64 @@ impl Solid {
             kind: SolidKind::Mesh(Box::new(mesh)),
             aabb,
             primitive,
+            margin: 0.0,
+        }
+    }
+
+    /// The same solid with Godot's `Shape3D.margin` set to `margin` (m, finite, at least 0;
+    /// replaces an earlier margin), rounded as Godot 4.4+ on Jolt rounds it: a box or a convex hull keeps its faces where
+    /// they are, and its edges and corners become rounded with the convex radius
+    /// ([`Solid::convex_radius`]): at most `margin`, at most [`COLLISION_MARGIN_FRACTION`]
+    /// (Godot's default for `physics/jolt_physics_3d/collisions/collision_margin_fraction`)
+    /// of the smallest half extent (of a box; of the hull's points' bounds, along the axes
+    /// the points are given in), and for a hull at most what Jolt allows for a thin hull or
+    /// a sharp edge (a 30 degree wedge's tip edge takes about 1.7 cm). A triangle mesh keeps
+    /// the margin but stays sharp, as Jolt ignores it. Margin 0 (what every builder gives) is
+    /// a sharp solid. Build the same solid in Godot with this margin on its shape. (One
+    /// difference: where Jolt's inner hull is flat, the radius being half a thin hull's width,
+    /// the radius here is 1 µm smaller so that the inner hull keeps a volume.)
+    ///
+    /// Errors: a margin that is negative or not finite, or a hull whose inner hull stays flat
+    /// even so.
+    ///
+    /// [`COLLISION_MARGIN_FRACTION`]: crate::COLLISION_MARGIN_FRACTION
+    pub fn with_margin(mut self, margin: f32) -> Result<Self, GeometryError> {
+        let margin = margin::validate(margin)?;
+        if let SolidKind::Convex(convex) = &mut self.kind {
+            let rounding = if let Some(cuboid) = convex.shape.as_cuboid() {
+                margin::rounded_box(cuboid.half_extents, margin)
+            } else if let Some(hull) = convex.shape.as_convex_polyhedron() {
+                margin::rounded_hull(hull, margin)?
+            } else {
+                None
+            };
+            convex.rounded = rounding.map(|rounding| {
+                Box::new(Core {
+                    faces: faces_of(&rounding.core),
+                    shape: rounding.core,
+                    radius: f64::from(rounding.radius),
+                })
+            });
+            self.aabb = convex.aabb(&self.pose);
+        }
+        self.margin = margin;
+        Ok(self)
+    }
+
+    /// Godot's `Shape3D.margin` of the solid, m (0 unless set with [`Solid::with_margin`]).
+    pub fn margin(&self) -> f32 {
+        self.margin
+    }
+
+    /// How much the solid's edges and corners are rounded, m: the convex radius Jolt derives
+    /// from the margin (see [`Solid::with_margin`]); 0 for a sharp solid and a mesh.
+    pub fn convex_radius(&self) -> f32 {
+        match &self.kind {
+            SolidKind::Convex(Convex {
+                rounded: Some(core),
+                ..
+            }) => core.radius as f32,
+            _ => 0.0,
         }
     }
 
@@ -102,7 +231,7 @@ impl Solid {
         &self.primitive
     }
 
-    /// World-space bounds, m.
+    /// World-space bounds, m (those of the sharp solid, which hold a rounded one).
     pub fn aabb(&self) -> &Aabb {
         &self.aabb
     }
@@ -112,12 +241,17 @@ impl Solid {
         matches!(self.kind, SolidKind::Convex(..))
     }
 
-    /// True when a point (m) is inside the solid (a mesh counts its inside by orientation).
+    /// True when a point (m) is inside the solid, rounded edges included (a mesh counts its
+    /// inside by orientation).
     pub fn contains_point(&self, point: glam::Vec3) -> bool {
         use parry3d_f64::query::PointQuery;
         let point = point.as_dvec3();
         match &self.kind {
-            SolidKind::Convex(shape, _) => shape.contains_point(&self.pose, point),
+            SolidKind::Convex(Convex {
+                rounded: Some(core),
+                ..
+            }) => core.shape.distance_to_point(&self.pose, point, true) <= core.radius,
+            SolidKind::Convex(convex) => convex.shape.contains_point(&self.pose, point),
             SolidKind::Mesh(mesh) => mesh.as_ref().contains_point(&self.pose, point),
         }
     }
@@ -137,8 +271,8 @@ impl Solid {
             return;
         }
         match &self.kind {
-            SolidKind::Convex(shape, faces) => {
-                let target = Target::new(&self.pose, shape.as_ref(), faces);
+            SolidKind::Convex(convex) => {
+                let target = convex.target(&self.pose);
                 if let Some(touch) = body.contact(pose, &target, prediction) {
                     found(touch);
                 }
@@ -171,8 +305,8 @@ impl Solid {
             return None;
         }
         match &self.kind {
-            SolidKind::Convex(shape, faces) => {
-                let target = Target::new(&self.pose, shape.as_ref(), faces);
+            SolidKind::Convex(convex) => {
+                let target = convex.target(&self.pose);
                 sweep(body, pose, motion, &target, gap)
             }
             SolidKind::Mesh(mesh) => {
@@ -209,17 +343,31 @@ pub(crate) struct Touch {
     pub(crate) exact: bool,
 }
 
-/// A convex shape the body is queried against: a solid or one triangle of a mesh.
+/// A convex shape the body is queried against: a solid or one triangle of a mesh, as a core
+/// grown by a radius (0 unless the solid is rounded).
 struct Target<'a> {
     pose: &'a Pose,
+    /// The core: the whole shape, or the inner shape of a rounded solid.
     shape: &'a dyn Shape,
-    /// The faces of a flat-faced hull, in its frame; empty for other shapes.
+    /// The faces of the core when it is a flat-faced hull, in its frame; empty otherwise.
     faces: &'a [Face],
+    /// Convex radius the core is grown by, m.
+    radius: f64,
+    /// The sharp shape (the core itself when the radius is 0): what Jolt's EPA queries when
+    /// the cores overlap.
+    whole: &'a dyn Shape,
 }
 
 impl<'a> Target<'a> {
+    /// A sharp target.
     fn new(pose: &'a Pose, shape: &'a dyn Shape, faces: &'a [Face]) -> Self {
-        Self { pose, shape, faces }
+        Self {
+            pose,
+            shape,
+            faces,
+            radius: 0.0,
+            whole: shape,
+        }
     }
 }
 
@@ -227,7 +375,8 @@ impl<'a> Target<'a> {
 /// (as Jolt's convex radius), any other shape is itself grown by 0. Distances between a
 /// segment and a polytope are exact (in closed form against a box or a hull's face, by GJK in
 /// a few steps otherwise), and while the cores are apart the normal is exact even when the
-/// rounded shapes overlap.
+/// rounded shapes overlap. A rounded target is its core grown by its radius in the same way:
+/// both radii come off the distance between the cores.
 #[derive(Clone)]
 pub(crate) struct Rounded {
     core: SharedShape,
@@ -261,18 +410,33 @@ impl Rounded {
             return (touch.dist <= prediction).then_some(touch);
         }
         let core: &dyn Shape = self.core.as_ref();
-        let c = query::contact(
-            pose,
-            core,
-            target.pose,
-            target.shape,
-            prediction + self.radius,
-        )
-        .ok()??;
+        let radii = self.radius + target.radius;
+        let c =
+            query::contact(pose, core, target.pose, target.shape, prediction + radii).ok()??;
+        if target.radius > 0.0 && c.dist <= TOUCH_DISTANCE {
+            // The cores touch or overlap: the body is at least R + r deep. Jolt's EPA then
+            // measures the whole shapes, the solid sharp; the depth is the same where the
+            // cores just touch (a point of the core is r inside the sharp solid's nearest face).
+            let c = query::contact(
+                pose,
+                core,
+                target.pose,
+                target.whole,
+                prediction + self.radius,
+            )
+            .ok()??;
+            return Some(Touch {
+                normal: c.normal1,
+                dist: c.dist - self.radius,
+                point: c.point2,
+                exact: false,
+            });
+        }
         Some(Touch {
             normal: c.normal1,
-            dist: c.dist - self.radius,
-            point: c.point2,
+            dist: c.dist - radii,
+            // On the rounded surface, toward the body.
+            point: c.point2 - c.normal1 * target.radius,
             exact: c.dist > TOUCH_DISTANCE,
         })
     }
@@ -292,11 +456,17 @@ impl Rounded {
             segment::nearest_on_face(a, b, target.faces)?
         };
         let distance = on_segment.distance(on_target);
-        (distance > TOUCH_DISTANCE).then(|| Touch {
-            normal: target.pose.rotation * ((on_target - on_segment) / distance),
-            dist: distance - self.radius,
-            point: target.pose.transform_point(on_target),
-            exact: true,
+        (distance > TOUCH_DISTANCE).then(|| {
+            let normal = (on_target - on_segment) / distance;
+            Touch {
+                normal: target.pose.rotation * normal,
+                dist: distance - self.radius - target.radius,
+                // On the rounded surface, toward the body.
+                point: target
+                    .pose
+                    .transform_point(on_target - normal * target.radius),
+                exact: true,
+            }
         })
     }
 }
@@ -348,7 +518,7 @@ fn sweep(body: &Rounded, pose: &Pose, motion: DVec3, target: &Target, gap: f64) 
     let core: &dyn Shape = body.core.as_ref();
     let options = ShapeCastOptions {
         max_time_of_impact: 1.0,
-        target_distance: gap + body.radius,
+        target_distance: gap + body.radius + target.radius,
         stop_at_penetration: true,
         compute_impact_geometry_on_penetration: false,
     };
@@ -398,7 +568,7 @@ mod tests {
     use super::*;
     use crate::segment::tests::Numbers;
     use parry3d_f64::query::PointQuery;
-    use parry3d_f64::shape::{Capsule, Cuboid};
+    use parry3d_f64::shape::{Capsule, Cuboid, RoundShape};
 
     /// Convex solids of every kind around the origin: a rotated box, a wedge, a rotated
     /// irregular hull, a triangle.
@@ -408,7 +578,7 @@ mod tests {
             let primitive = Primitive::Hull { points: Vec::new() };
             let solid = Solid::convex(shape, pose, primitive);
             // Flat faces: the closed form applies.
-            assert!(matches!(&solid.kind, SolidKind::Convex(_, faces) if !faces.is_empty()));
+            assert!(matches!(&solid.kind, SolidKind::Convex(c) if !c.faces.is_empty()));
             solid
         };
         let wedge = [
@@ -449,12 +619,69 @@ mod tests {
         ]
     }
 
+    /// The same solids rounded with a margin (the box's radius clamped by the fraction, the
+    /// hulls' by Jolt's limits), and the same box at the origin with a radius of 0.04 m.
+    fn rounded_solids() -> Vec<Solid> {
+        let rounded: Vec<Solid> = solids()
+            .into_iter()
+            .filter(|solid| solid.convex_radius_of_kind_applies())
+            .map(|solid| solid.with_margin(0.06).expect("a valid margin"))
+            .chain([
+                crate::geometry::aabb_box(glam::Vec3::ZERO, glam::Vec3::new(2.0, 1.0, 1.4))
+                    .unwrap()
+                    .with_margin(0.04)
+                    .unwrap(),
+            ])
+            .collect();
+        for solid in &rounded {
+            assert!(solid.convex_radius() > 0.0, "{:?}", solid.primitive());
+            // The cores of hulls have flat faces: the closed form applies to them too.
+            if let SolidKind::Convex(Convex {
+                rounded: Some(core),
+                ..
+            }) = &solid.kind
+                && core.shape.as_convex_polyhedron().is_some()
+            {
+                assert!(!core.faces.is_empty());
+            }
+        }
+        rounded
+    }
+
+    impl Solid {
+        /// True for the kinds Jolt rounds (a box, a hull).
+        fn convex_radius_of_kind_applies(&self) -> bool {
+            matches!(&self.kind, SolidKind::Convex(c)
+                if c.shape.as_cuboid().is_some() || c.shape.as_convex_polyhedron().is_some())
+        }
+    }
+
     /// The solid as a target of queries.
     fn target(solid: &Solid) -> Target<'_> {
         match &solid.kind {
-            SolidKind::Convex(shape, faces) => Target::new(&solid.pose, shape.as_ref(), faces),
+            SolidKind::Convex(convex) => convex.target(&solid.pose),
             SolidKind::Mesh(_) => unreachable!("convex solids only"),
         }
+    }
+
+    /// The solid as one parry shape: the sharp shape, or parry's rounded shape (its core grown
+    /// by the radius), which parry queries by GJK on the rounded shape.
+    fn parry_shape(solid: &Solid) -> SharedShape {
+        let SolidKind::Convex(convex) = &solid.kind else {
+            unreachable!("convex solids only")
+        };
+        let Some(core) = &convex.rounded else {
+            return convex.shape.clone();
+        };
+        if let Some(cuboid) = core.shape.as_cuboid() {
+            let h = cuboid.half_extents;
+            return SharedShape::round_cuboid(h.x, h.y, h.z, core.radius);
+        }
+        let hull = core.shape.as_convex_polyhedron().expect("a box or a hull");
+        SharedShape::new(RoundShape {
+            inner_shape: hull.clone(),
+            border_radius: core.radius,
+        })
     }
 
     /// The cast as parry runs it on the capsule itself (as the world did before it cast the
@@ -486,36 +713,36 @@ mod tests {
         Some(hit.time_of_impact * motion.length())
     }
 
-    #[test]
-    fn contacts_of_the_core_are_those_of_the_capsule() {
+    /// Compares the capsule's contacts with `solids` to exact references (see the tests).
+    fn check_contacts(solids: &[Solid], seed: u64) {
         let capsule = Capsule::new_y(0.5, 0.4);
         let body = Rounded::new(&SharedShape::new(capsule));
-        let mut numbers = Numbers(0x2545_f491_4f6c_dd1d);
+        let mut numbers = Numbers(seed);
         let mut compared = 0;
         for _ in 0..20_000 {
             let pose = Pose::from_translation(numbers.vector(2.0));
-            for solid in solids() {
-                let target = target(&solid);
-                let (other_pose, other) = (*target.pose, target.shape);
+            for solid in solids {
+                let target = target(solid);
+                let (core_pose, core, radius) = (*target.pose, target.shape, target.radius);
+                let whole = parry_shape(solid);
                 let Some(touch) = body.contact(&pose, &target, 0.05) else {
                     continue;
                 };
-                let exact = query::contact(&pose, &capsule, &other_pose, other, 0.05)
+                let exact = query::contact(&pose, &capsule, &core_pose, whole.as_ref(), 0.05)
                     .unwrap()
                     .expect("the capsule is as close as its core");
                 if touch.exact && exact.dist > 1e-6 {
                     compared += 1;
-                    // The point is on the solid and the closest to the core: its distance to
-                    // the core is the contact's, along the normal. (Not always parry's point: a
-                    // side parallel to a face has many.)
-                    let on_solid = other.project_point(&other_pose, touch.point, false);
-                    assert!(on_solid.point.distance(touch.point) < 1e-9, "{touch:?}");
+                    // The point is on the (rounded) solid, its radius from the core's point
+                    // nearest to the capsule's core along the normal. (Not always parry's
+                    // point: a side parallel to a face has many.)
+                    let on_core = touch.point + touch.normal * radius;
+                    let projected = core.project_point(&core_pose, on_core, false);
+                    assert!(projected.point.distance(on_core) < 1e-9, "{touch:?}");
                     let segment = capsule.segment.transformed(&pose);
-                    let core = segment
-                        .project_point(&Pose::IDENTITY, touch.point, true)
-                        .point;
-                    let between = touch.point - core;
-                    assert!((between.length() - capsule.radius - touch.dist).abs() < 1e-9);
+                    let on_segment = segment.project_point(&Pose::IDENTITY, on_core, true).point;
+                    let between = on_core - on_segment;
+                    assert!((between.length() - capsule.radius - radius - touch.dist).abs() < 1e-9);
                     assert!(
                         touch.normal.distance(between.normalize()) < 1e-9,
                         "{touch:?}"
@@ -524,7 +751,7 @@ mod tests {
                     // of the point's place along it: a ternary search finds it).
                     let along = |t: f64| {
                         let point = segment.a + (segment.b - segment.a) * t;
-                        other.distance_to_point(&other_pose, point, true)
+                        core.distance_to_point(&core_pose, point, true)
                     };
                     let (mut low, mut high) = (0.0, 1.0);
                     for _ in 0..200 {
@@ -535,10 +762,11 @@ mod tests {
                             low = a;
                         }
                     }
-                    let least = along(0.5 * (low + high)) - capsule.radius;
+                    let least = along(0.5 * (low + high)) - capsule.radius - radius;
                     assert!((least - touch.dist).abs() < 1e-9, "{touch:?}: {least}");
-                    // GJK on the capsule itself (a rounded shape) stops early near a vertex or
-                    // an edge: up to several micrometres further, its normal a little off.
+                    // GJK on the capsule itself (a rounded shape) against the solid (rounded
+                    // or not) stops early near a vertex or an edge: up to several micrometres
+                    // further, its normal a little off.
                     let above = exact.dist - touch.dist;
                     assert!((-1e-12..1e-4).contains(&above), "{touch:?} {exact:?}");
                     assert!(
@@ -552,18 +780,30 @@ mod tests {
     }
 
     #[test]
-    fn the_advancement_stops_where_the_cast_of_the_capsule_does() {
+    fn contacts_of_the_core_are_those_of_the_capsule() {
+        check_contacts(&solids(), 0x2545_f491_4f6c_dd1d);
+    }
+
+    #[test]
+    fn contacts_with_rounded_solids_are_those_of_the_cores() {
+        check_contacts(&rounded_solids(), 0x2545_f491_4f6c_dd1d);
+    }
+
+    /// Compares the capsule's casts against `solids` to parry's (see the tests).
+    fn check_sweeps(solids: &[Solid], seed: u64) {
         let capsule = Capsule::new_y(0.5, 0.4);
         let body = Rounded::new(&SharedShape::new(capsule));
         let gap = 1e-4;
-        let mut numbers = Numbers(0x9e37_79b9_7f4a_7c15);
+        let mut numbers = Numbers(seed);
         let (mut hits, mut misses) = (0, 0);
         for round in 0..20_000 {
             let pose = Pose::from_translation(numbers.vector(2.0));
             let motion = numbers.vector(if round % 2 == 0 { 0.1 } else { 2.0 });
-            for solid in solids() {
-                let target = target(&solid);
-                let (other_pose, other) = (*target.pose, target.shape);
+            for solid in solids {
+                let target = target(solid);
+                let other_pose = *target.pose;
+                let whole = parry_shape(solid);
+                let other = whole.as_ref();
                 // Starts within the gap follow their own rule (see `blocked_at_start`).
                 let start = query::contact(&pose, &capsule, &other_pose, other, gap + 1e-6);
                 if start.unwrap().is_some() {
@@ -600,5 +840,51 @@ mod tests {
             }
         }
         assert!(hits > 1000 && misses > 1000, "{hits} hits, {misses} misses");
+    }
+
+    #[test]
+    fn the_advancement_stops_where_the_cast_of_the_capsule_does() {
+        check_sweeps(&solids(), 0x9e37_79b9_7f4a_7c15);
+    }
+
+    #[test]
+    fn the_advancement_stops_where_the_cast_on_rounded_solids_does() {
+        check_sweeps(&rounded_solids(), 0x9e37_79b9_7f4a_7c15);
+    }
+
+    #[test]
+    fn a_rounded_box_is_its_core_grown_by_the_radius() {
+        use glam::Vec3;
+        let sharp = crate::geometry::aabb_box(Vec3::ZERO, Vec3::new(2.0, 1.0, 1.4)).unwrap();
+        let rounded = sharp.clone().with_margin(0.04).unwrap();
+        assert_eq!((rounded.margin(), rounded.convex_radius()), (0.04, 0.04));
+        assert_eq!((sharp.margin(), sharp.convex_radius()), (0.0, 0.0));
+        // Faces in place; a corner cut: the corner's point nearest the centre of its rounding
+        // is r (sqrt 3 - 1) inside the sharp corner.
+        let r = 0.04f32;
+        assert!(rounded.contains_point(Vec3::new(0.0, 0.499, 0.0)));
+        assert!(!rounded.contains_point(Vec3::new(0.0, 0.501, 0.0)));
+        let corner = Vec3::new(1.0, 0.5, 0.7);
+        let inward = Vec3::new(-1.0, -1.0, -1.0).normalize();
+        let cut = r * (3f32.sqrt() - 1.0);
+        assert!(sharp.contains_point(corner + inward * 0.001));
+        assert!(!rounded.contains_point(corner + inward * (cut - 0.001)));
+        assert!(rounded.contains_point(corner + inward * (cut + 0.001)));
+        // Bounds are those of the sharp box.
+        assert_eq!(rounded.aabb(), sharp.aabb());
+        // A mesh keeps its margin and stays sharp.
+        let mesh = crate::geometry::mesh(
+            vec![Vec3::ZERO, Vec3::X, Vec3::Z],
+            vec![[0, 1, 2]],
+            Vec3::ZERO,
+        )
+        .unwrap()
+        .with_margin(0.04)
+        .unwrap();
+        assert_eq!((mesh.margin(), mesh.convex_radius()), (0.04, 0.0));
+        // Bad margins are refused with a message.
+        let error = sharp.clone().with_margin(-1.0).err().unwrap();
+        assert!(error.to_string().contains("margin"), "{error}");
+        assert!(sharp.with_margin(f32::NAN).is_err());
     }
 }

@@ -1,0 +1,654 @@
+//! Solids rounded by a margin, as Godot on Jolt rounds a `BoxShape3D` or a
+//! `ConvexPolygonShape3D` with `Shape3D.margin`: faces in place, edges rounded with the convex
+//! radius (an edge of a box is a quarter cylinder of radius r whose axis is r inside both
+//! faces). Checked against the geometry worked out by hand, then on the Jolt stairs.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::*;
+use glam::Vec3;
+use kcc::{Controller, KinematicBody, MotionTest, StepSmoother, TickInput};
+use kcc_parry::{BodySettings, CharacterShape, ParryBody, Solid, World, geometry};
+
+/// Capsule radius, m (the common capsule: radius 0.4, height 1.8).
+const R: f32 = 0.4;
+/// How far a blocked cast stops from the surface, m (`kcc_parry::world::CAST_GAP`).
+const GAP: f32 = 1e-4;
+
+fn alone(solids: Vec<Solid>) -> Arc<World> {
+    let mut world = World::new();
+    world.extend(solids);
+    Arc::new(world)
+}
+
+fn body_in(world: &Arc<World>, shape: CharacterShape, at: Vec3) -> ParryBody {
+    let settings = BodySettings {
+        shape,
+        ..BodySettings::default()
+    };
+    ParryBody::new(world.clone(), settings, at).unwrap()
+}
+
+/// A step 4 m wide, 0.3 m high, from z = -1 to z = 1 (front edge at y = 0.3, z = 1), with
+/// `margin`.
+fn step(margin: f32) -> Solid {
+    geometry::aabb_box(Vec3::new(0.0, 0.15, 0.0), Vec3::new(4.0, 0.3, 2.0))
+        .unwrap()
+        .with_margin(margin)
+        .unwrap()
+}
+
+/// A block 4 m wide, 2 m high, from z = -1 to z = 1, with `margin`.
+fn block(margin: f32) -> Solid {
+    geometry::aabb_box(Vec3::new(0.0, 1.0, 0.0), Vec3::new(4.0, 2.0, 2.0))
+        .unwrap()
+        .with_margin(margin)
+        .unwrap()
+}
+
+fn contact(test: &MotionTest) -> kcc::Contact {
+    test.contact.expect("a contact")
+}
+
+/// Where the capsule's bottom sphere (centre `R` above the origin) comes to rest when it falls
+/// at `z` onto an edge along x at height `edge_y`, depth `edge_z` (the edge of the rounded box
+/// is the axis `r` inside both faces; a sharp edge has r = 0): (origin height, normal).
+fn falls_on_edge(z: f32, edge_y: f32, edge_z: f32, r: f32) -> (f32, Vec3) {
+    let axis = Vec3::new(0.0, edge_y - r, edge_z - r);
+    let horizontal = z - axis.z;
+    let vertical = ((R + r).powi(2) - horizontal.powi(2)).sqrt();
+    let normal = Vec3::new(0.0, vertical, horizontal) / (R + r);
+    (axis.y + vertical - R, normal)
+}
+
+#[test]
+fn a_capsule_falling_on_a_rounded_edge_rests_on_the_quarter_cylinder() {
+    for (margin, r) in [(0.0, 0.0), (0.04, 0.04)] {
+        // A 2 m high block: its smallest half extent (1 m) allows the full 0.04 m.
+        let world = alone(vec![block(margin)]);
+        assert_eq!(world.solids()[0].convex_radius(), r);
+        let mut body = body_in(&world, capsule(), Vec3::ZERO);
+        for past in [0.05f32, 0.2, 0.35] {
+            let from = Vec3::new(0.0, 3.0, 1.0 + past);
+            let test = body.test_move(from, Vec3::new(0.0, -2.0, 0.0));
+            let (rest, normal) = falls_on_edge(from.z, 2.0, 1.0, r);
+            let c = contact(&test);
+            let stop = from.y + test.travel.y;
+            // The cast stops GAP from the surface, measured along the normal.
+            let expected = rest + GAP / normal.y;
+            assert!(
+                (stop - expected).abs() < 2e-5,
+                "margin {margin}, {past} m past the edge: stops at {stop}, expected {expected}"
+            );
+            // The normal points from the edge's axis to the sphere's centre where it stopped.
+            let axis = Vec3::new(0.0, 2.0 - r, 1.0 - r);
+            let there = (Vec3::new(0.0, stop + R, from.z) - axis).normalize();
+            assert!(there.distance(normal) < 1e-3);
+            assert!(
+                c.normal.distance(there) < 1e-5,
+                "margin {margin}: normal {} vs {there}",
+                c.normal
+            );
+            // The point is on the rounded edge, R + r from the capsule's sphere, on its axis.
+            let sphere = Vec3::new(0.0, stop + R, from.z);
+            assert!(
+                (c.point.distance(sphere) - (R + GAP)).abs() < 2e-5,
+                "{:?}",
+                c.point
+            );
+            assert!((c.depth - (0.001 - GAP)).abs() < 2e-6, "depth {}", c.depth);
+            assert!(test.travel.x.abs() < 1e-6 && test.travel.z.abs() < 1e-6);
+        }
+    }
+}
+
+#[test]
+fn rounded_and_sharp_edges_differ_as_jolt_and_sharp_boxes_do() {
+    // 0.2 m past the edge: on the sharp edge the capsule rests 1.76 cm higher, its normal
+    // tilted 30 degrees; on the rounded one 33 degrees.
+    let (sharp, sharp_normal) = falls_on_edge(1.2, 2.0, 1.0, 0.0);
+    let (rounded, rounded_normal) = falls_on_edge(1.2, 2.0, 1.0, 0.04);
+    assert!(
+        (sharp - rounded - 0.017_63).abs() < 1e-4,
+        "{sharp} {rounded}"
+    );
+    assert!((sharp_normal.z - 0.5).abs() < 1e-6);
+    assert!((rounded_normal.z - 0.24 / 0.44).abs() < 1e-6);
+    let sharp_world = alone(vec![block(0.0)]);
+    let rounded_world = alone(vec![block(0.04)]);
+    let from = Vec3::new(0.0, 3.0, 1.2);
+    let motion = Vec3::new(0.0, -2.0, 0.0);
+    let a = body_in(&sharp_world, capsule(), Vec3::ZERO).test_move(from, motion);
+    let b = body_in(&rounded_world, capsule(), Vec3::ZERO).test_move(from, motion);
+    assert!((a.travel.y - b.travel.y - (sharp - rounded)).abs() < 1e-4);
+}
+
+#[test]
+fn a_capsule_sweeping_into_a_rounded_step_edge_gets_the_tilted_normal() {
+    // The capsule stands at floor height (no floor: nothing else to touch) and walks along -Z
+    // into the step's front edge: its bottom sphere (centre 0.4 m up) meets the rounded edge,
+    // whose axis is at y = 0.3 - r, z = 1 - r.
+    for (margin, r) in [(0.0f32, 0.0f32), (0.04, 0.012)] {
+        // The step is 0.3 m high: its radius is clamped to 0.08 x 0.15 m = 1.2 cm.
+        let world = alone(vec![step(margin)]);
+        assert!((world.solids()[0].convex_radius() - r).abs() < 1e-9);
+        let mut body = body_in(&world, capsule(), Vec3::ZERO);
+        let from = Vec3::new(0.0, 0.0, 2.0);
+        let test = body.test_move(from, Vec3::new(0.0, 0.0, -1.5));
+        let axis_y = 0.3 - r;
+        let vertical = R - axis_y;
+        let horizontal = ((R + r).powi(2) - vertical.powi(2)).sqrt();
+        let normal = Vec3::new(0.0, vertical, horizontal) / (R + r);
+        let expected = (1.0 - r) + horizontal + GAP / normal.z;
+        let stop = from.z + test.travel.z;
+        assert!(
+            (stop - expected).abs() < 2e-5,
+            "margin {margin}: stops at z = {stop}, expected {expected}"
+        );
+        let c = contact(&test);
+        let there = (Vec3::new(0.0, R, stop) - Vec3::new(0.0, axis_y, 1.0 - r)).normalize();
+        assert!(there.distance(normal) < 1e-3);
+        assert!(
+            c.normal.distance(there) < 1e-5,
+            "margin {margin}: {} vs {there}",
+            c.normal
+        );
+        assert!(test.remainder.z < 0.0 && test.travel.y.abs() < 1e-6);
+    }
+}
+
+#[test]
+fn a_margin_above_the_fraction_is_clamped_as_jolt_does() {
+    // Jolt: r = min(margin, 0.08 x smallest half extent), in f32.
+    for (size, margin, expected) in [
+        (Vec3::new(4.0, 0.3, 2.0), 0.04, 0.15f32 * 0.08),
+        (Vec3::new(4.0, 0.3, 2.0), 0.01, 0.01),
+        (Vec3::new(4.0, 2.0, 2.0), 0.04, 0.04),
+        (Vec3::new(0.1, 2.0, 2.0), 0.04, 0.05f32 * 0.08),
+        (Vec3::new(4.0, 2.0, 2.0), 0.5, 1.0 * 0.08),
+    ] {
+        let solid = geometry::aabb_box(Vec3::ZERO, size)
+            .unwrap()
+            .with_margin(margin)
+            .unwrap();
+        assert_eq!(solid.margin(), margin);
+        assert_eq!(solid.convex_radius(), expected, "{size} {margin}");
+    }
+    // The clamped radius is the one the queries use: on a 0.3 m step, a capsule falling
+    // 0.1 m past the edge rests on an edge of radius 1.2 cm.
+    let world = alone(vec![step(0.04)]);
+    let r = 0.15f32 * 0.08;
+    let test = body_in(&world, capsule(), Vec3::ZERO)
+        .test_move(Vec3::new(0.0, 1.0, 1.1), Vec3::new(0.0, -1.0, 0.0));
+    let (rest, normal) = falls_on_edge(1.1, 0.3, 1.0, r);
+    let stop = 1.0 + test.travel.y;
+    assert!((stop - rest - GAP / normal.y).abs() < 2e-5);
+    let there = (Vec3::new(0.0, stop + R, 1.1) - Vec3::new(0.0, 0.3 - r, 1.0 - r)).normalize();
+    assert!(contact(&test).normal.distance(there) < 1e-5);
+}
+
+#[test]
+fn flat_faces_stay_where_the_sharp_faces_are() {
+    for shape in [capsule(), cylinder()] {
+        let mut heights = Vec::new();
+        for margin in [0.0, 0.04] {
+            let world = alone(vec![block(margin)]);
+            let mut body = body_in(&world, shape, Vec3::ZERO);
+            // Falls onto the middle of the top face.
+            let from = Vec3::new(0.3, 3.0, -0.2);
+            let test = body.test_move(from, Vec3::new(0.0, -2.0, 0.0));
+            let c = contact(&test);
+            assert!(c.normal.distance(Vec3::Y) < 1e-6, "{shape:?} {}", c.normal);
+            heights.push(from.y + test.travel.y);
+            // The controller settles on it at the same height.
+            let controller = Controller::new(settings(4.0)).unwrap();
+            let mut body = body_in(&world, shape, Vec3::new(0.3, 2.05, -0.2));
+            settle(&controller, &mut body, 60.0);
+            heights.push(body.position().y);
+            assert!(
+                body.penetration() < 1e-6,
+                "{shape:?}: {}",
+                body.penetration()
+            );
+        }
+        assert!(
+            (heights[0] - (2.0 + GAP)).abs() < 1e-5,
+            "{shape:?} {heights:?}"
+        );
+        assert!(
+            (heights[0] - heights[2]).abs() < 1e-6,
+            "{shape:?}: test_move"
+        );
+        assert!((heights[1] - heights[3]).abs() < 1e-6, "{shape:?}: settled");
+        // Against the side face too.
+        let mut stops = Vec::new();
+        for margin in [0.0, 0.04] {
+            let world = alone(vec![block(margin)]);
+            let test = body_in(&world, shape, Vec3::ZERO)
+                .test_move(Vec3::new(0.0, 0.5, 2.0), Vec3::new(0.0, 0.0, -1.5));
+            assert!(contact(&test).normal.distance(Vec3::Z) < 1e-6);
+            stops.push(2.0 + test.travel.z);
+        }
+        assert!((stops[0] - (1.0 + R + GAP)).abs() < 1e-5, "{stops:?}");
+        assert!((stops[0] - stops[1]).abs() < 1e-6, "{shape:?}: side face");
+    }
+}
+
+#[test]
+fn penetration_is_the_depth_below_a_rounded_face_at_any_depth() {
+    // Shallower than R + r the cores are apart and the rounded distance is exact; deeper, the
+    // sharp box is measured (as Jolt's EPA does): the depth under a face is the same either way.
+    let world = alone(vec![block(0.04)]);
+    for shape in [capsule(), cylinder()] {
+        let mut body = body_in(&world, shape, Vec3::ZERO);
+        for i in 1..80 {
+            let depth = i as f32 * 0.01;
+            body.set_position(Vec3::new(0.3, 2.0 - depth, -0.2));
+            let measured = body.penetration();
+            assert!(
+                (measured - depth).abs() < 1e-5,
+                "{shape:?}: {measured} m for {depth} m deep"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_rounded_ramp_keeps_its_face_planes() {
+    let angle = 30f32.to_radians();
+    let build = |margin| {
+        geometry::ramp(Vec3::ZERO, Vec3::NEG_Z, angle, 4.0, 3.0)
+            .unwrap()
+            .with_margin(margin)
+            .unwrap()
+    };
+    let rounded = build(0.04);
+    // Jolt lowers the radius for the 30 degree tip edge: at the tip corner the bottom, slope
+    // and side planes meet, and moving them in by r moves the corner by
+    // r sqrt(cot(15 deg)^2 + 2); Jolt allows 0.05 m more than r: r = 0.05 / (that - 1).
+    let cot = 1.0 / 15f32.to_radians().tan();
+    let expected = 0.05 / ((cot * cot + 2.0).sqrt() - 1.0);
+    assert!(
+        (rounded.convex_radius() - expected).abs() < 1e-6,
+        "{} vs {expected}",
+        rounded.convex_radius()
+    );
+    let slope_normal = Vec3::new(0.0, angle.cos(), angle.sin());
+    for shape in [capsule(), cylinder()] {
+        let mut stops = Vec::new();
+        for solid in [build(0.0), rounded.clone()] {
+            let world = alone(vec![solid]);
+            // Falls onto the middle of the slope.
+            let from = Vec3::new(0.2, 4.0, -1.7);
+            let test =
+                body_in(&world, shape, Vec3::ZERO).test_move(from, Vec3::new(0.0, -4.0, 0.0));
+            let c = contact(&test);
+            stops.push(from.y + test.travel.y);
+            if matches!(shape, CharacterShape::Capsule { .. }) {
+                assert!(c.normal.distance(slope_normal) < 1e-5, "{}", c.normal);
+            }
+        }
+        assert!(
+            (stops[0] - stops[1]).abs() < 1e-5,
+            "{shape:?}: {} on the sharp ramp, {} on the rounded one",
+            stops[0],
+            stops[1]
+        );
+    }
+    // The capsule rests where the sphere touches the plane: height of the slope under its
+    // centre plus R (1 / cos - 1), for the capsule's centre 1.7 m along.
+    let world = alone(vec![rounded]);
+    let test = body_in(&world, capsule(), Vec3::ZERO)
+        .test_move(Vec3::new(0.2, 4.0, -1.7), Vec3::new(0.0, -4.0, 0.0));
+    let expected = 1.7 * angle.tan() + R / angle.cos() - R + GAP / angle.cos();
+    assert!((4.0 + test.travel.y - expected).abs() < 2e-5);
+}
+
+#[test]
+fn margin_zero_gives_the_sharp_results_exactly() {
+    let build = |margin: Option<f32>| {
+        let mut solids = geometry::stairs(Vec3::ZERO, Vec3::NEG_Z, 4, 0.3, 0.3, 2.0).unwrap();
+        solids.push(geometry::ramp(Vec3::new(3.0, 0.0, 0.0), Vec3::X, 0.4, 2.0, 1.0).unwrap());
+        solids.push(ground());
+        let solids = match margin {
+            Some(m) => solids
+                .into_iter()
+                .map(|s| s.with_margin(m).unwrap())
+                .collect(),
+            None => solids,
+        };
+        alone(solids)
+    };
+    let (plain, zero) = (build(None), build(Some(0.0)));
+    for solid in zero.solids() {
+        assert_eq!((solid.margin(), solid.convex_radius()), (0.0, 0.0));
+    }
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
+    };
+    for shape in [capsule(), cylinder()] {
+        let mut a = body_in(&plain, shape, Vec3::ZERO);
+        let mut b = body_in(&zero, shape, Vec3::ZERO);
+        let mut hits = 0;
+        for _ in 0..3000 {
+            let from = Vec3::new(next() * 2.0 + 1.0, next().abs() * 1.5, next() * 2.0 - 0.5);
+            let motion = Vec3::new(next(), next(), next());
+            let (x, y) = (a.test_move(from, motion), b.test_move(from, motion));
+            assert_eq!(x, y, "{from} {motion}");
+            hits += usize::from(x.contact.is_some());
+        }
+        assert!(hits > 300, "{hits}");
+    }
+}
+
+/// How the stairs' steps are built.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Steps {
+    /// The Jolt stairs' boxes: each step 0.3 m deep from the ground up, so Jolt clamps their
+    /// radius to 0.08 x 0.15 m = 1.2 cm whatever the margin.
+    Jolt,
+    /// The same treads and risers from boxes at least 1 m in every direction (1 m deep, from
+    /// 1 m under the ground), so a margin of 0.04 m rounds their edges by the full 4 cm.
+    Deep,
+}
+
+/// Stairs of 10 steps of 0.3 x 0.3 m, 4 m wide, along -Z from z = -1, and a landing at the
+/// top, every box with `margin`, on a ground with `margin`.
+fn rounded_stairs(margin: f32, steps: Steps, landing: bool) -> Arc<World> {
+    let mut solids = match steps {
+        Steps::Jolt => {
+            geometry::stairs(Vec3::new(0.0, 0.0, -1.0), Vec3::NEG_Z, 10, 0.3, 0.3, 4.0).unwrap()
+        }
+        Steps::Deep => (0..10)
+            .map(|i| {
+                let top = (i + 1) as f32 * 0.3;
+                let front = -1.0 - i as f32 * 0.3;
+                geometry::aabb_box(
+                    Vec3::new(0.0, (top - 1.0) * 0.5, front - 0.5),
+                    Vec3::new(4.0, top + 1.0, 1.0),
+                )
+                .unwrap()
+            })
+            .collect(),
+    };
+    if landing {
+        solids
+            .push(geometry::aabb_box(Vec3::new(0.0, 1.5, -6.0), Vec3::new(4.0, 3.0, 4.0)).unwrap());
+    }
+    solids.push(ground());
+    alone(
+        solids
+            .into_iter()
+            .map(|s| s.with_margin(margin).unwrap())
+            .collect(),
+    )
+}
+
+#[test]
+fn climbs_rounded_stairs_at_60_hz() {
+    for steps in [Steps::Jolt, Steps::Deep] {
+        let world = rounded_stairs(0.04, steps, false);
+        let radius = if steps == Steps::Jolt { 0.012 } else { 0.04 };
+        for step in &world.solids()[..10] {
+            assert!((step.convex_radius() - radius).abs() < 1e-9);
+        }
+        climbs(&world, steps);
+    }
+}
+
+fn climbs(world: &Arc<World>, steps: Steps) {
+    let rate = 60.0;
+    for shape in [capsule(), cylinder()] {
+        let controller = Controller::new(settings(4.0)).unwrap();
+        let mut body = body_in(world, shape, Vec3::ZERO);
+        let mut velocity = settle(&controller, &mut body, rate);
+        velocity = Vec3::new(0.0, velocity.y, -4.0);
+        let mut reached = None;
+        let mut deepest = 0.0f32;
+        let mut drift = 0.0f32;
+        for tick in 1..=(rate * 5.0) as u32 {
+            let before = body.position();
+            let input = TickInput {
+                wish_direction: Vec3::NEG_Z,
+                jump: false,
+                velocity,
+            };
+            let report = controller.tick(&mut body, &input, 1.0 / rate);
+            velocity = report.velocity;
+            let after = body.position();
+            let state = body.contact_state();
+            drift = drift.max(after.x.abs());
+            assert!(
+                report.on_floor,
+                "{steps:?} {shape:?}: off floor at tick {tick}, {before} -> {after}, floor normal {}, wall normal {}",
+                state.floor_normal, state.wall_normal
+            );
+            assert!(
+                after.z < before.z,
+                "{steps:?} {shape:?}: no progress at tick {tick}: {before} -> {after}, wall normal {}",
+                state.wall_normal
+            );
+            deepest = deepest.max(body.penetration());
+            assert!(
+                body.penetration() < 0.01,
+                "{steps:?} {shape:?}: inside geometry at tick {tick}: {}",
+                body.penetration()
+            );
+            if after.y > 3.0 - 0.01 {
+                reached = Some(tick);
+                break;
+            }
+        }
+        let ticks = reached.unwrap_or_else(|| {
+            panic!(
+                "{steps:?} {shape:?}: never reached the top, at {}",
+                body.position()
+            )
+        });
+        let ideal = (1.0 + 9.0 * 0.3) / 4.0;
+        let time = ticks as f32 / rate;
+        assert!(
+            time <= 1.5 * ideal,
+            "{steps:?} {shape:?}: {time} s vs ideal {ideal} s"
+        );
+        assert!(drift < 0.01, "{steps:?} {shape:?}: drift {drift}");
+        eprintln!(
+            "{steps:?} {shape:?} on rounded stairs: top in {time:.3} s (ideal {ideal:.3} s), deepest {deepest:.6} m, drift {drift:.5} m"
+        );
+    }
+}
+
+#[test]
+fn walks_down_rounded_stairs_on_the_floor_every_tick() {
+    for steps in [Steps::Jolt, Steps::Deep] {
+        descends(&rounded_stairs(0.04, steps, true), steps);
+    }
+}
+
+fn descends(world: &Arc<World>, steps: Steps) {
+    let rate = 60.0;
+    for shape in [capsule(), cylinder()] {
+        let settings = settings(4.0);
+        let max_step = settings.stairs.max_step_height;
+        let controller = Controller::new(settings).unwrap();
+        let mut body = body_in(world, shape, Vec3::new(0.0, 3.0, -4.5));
+        settle(&controller, &mut body, rate);
+        let mut velocity = Vec3::new(0.0, 0.0, 4.0);
+        let mut smoother = StepSmoother::default();
+        let mut ticks = 0;
+        while body.position().z < 1.0 {
+            let before = body.position();
+            let input = TickInput {
+                wish_direction: Vec3::Z,
+                jump: false,
+                velocity,
+            };
+            let report = controller.tick(&mut body, &input, 1.0 / rate);
+            velocity = report.velocity;
+            if let Some(dy) = report.stepped {
+                smoother.on_step(dy);
+            }
+            smoother.update(1.0 / rate);
+            let after = body.position();
+            ticks += 1;
+            let state = body.contact_state();
+            assert!(
+                report.on_floor,
+                "{steps:?} {shape:?}: off floor at tick {ticks}, {before} -> {after}, floor normal {}",
+                state.floor_normal
+            );
+            assert!(
+                before.y - after.y <= max_step + 1e-3,
+                "{steps:?} {shape:?}: dropped {} at tick {ticks}",
+                before.y - after.y
+            );
+            assert!(
+                after.z > before.z,
+                "{steps:?} {shape:?}: no progress at tick {ticks}"
+            );
+            assert!(
+                body.penetration() < 0.01,
+                "{steps:?} {shape:?}: inside geometry at tick {ticks}"
+            );
+            assert!(
+                ticks < 10 * rate as u32,
+                "{steps:?} {shape:?}: never reached the bottom"
+            );
+        }
+        assert!(
+            body.position().y < 0.01,
+            "{steps:?} {shape:?}: ends on the ground, at {}",
+            body.position()
+        );
+        eprintln!(
+            "{steps:?} {shape:?} down rounded stairs in {ticks} ticks, camera offset {:.3} m",
+            smoother.offset()
+        );
+    }
+}
+
+/// Every solid of `solids` with `margin`, on a ground with `margin`.
+fn with_margin(solids: Vec<Solid>, margin: f32) -> Arc<World> {
+    alone(
+        solids
+            .into_iter()
+            .chain([ground()])
+            .map(|s| s.with_margin(margin).unwrap())
+            .collect(),
+    )
+}
+
+#[test]
+fn rounded_spiral_staircase_is_climbed() {
+    // As `slopes.rs`: 16 wedge steps of 20 degrees, 0.2 m rise, between radii 0.5 and 2.5 m.
+    let steps = geometry::spiral_stairs(Vec3::ZERO, 0.5, 2.5, 16, 0.2, 20f32.to_radians()).unwrap();
+    let world = with_margin(steps, 0.04);
+    for step in &world.solids()[..16] {
+        assert!(step.convex_radius() > 0.0);
+    }
+    let controller = Controller::new(settings(3.0)).unwrap();
+    let radius = 1.5;
+    let start = Vec3::new(
+        radius * 22f32.to_radians().cos(),
+        0.0,
+        radius * 22f32.to_radians().sin(),
+    );
+    let mut body = body_in(&world, cylinder(), start);
+    settle(&controller, &mut body, 60.0);
+    let mut velocity = Vec3::ZERO;
+    for tick in 0..60 * 20 {
+        let p = body.position();
+        let angle = (-p.z).atan2(p.x);
+        let tangent = Vec3::new(-angle.sin(), 0.0, -angle.cos());
+        let here = Vec3::new(p.x, 0.0, p.z);
+        let pull = here.normalize() * (radius - here.length());
+        let input = TickInput {
+            wish_direction: (tangent + pull).normalize(),
+            jump: false,
+            velocity,
+        };
+        velocity = controller.tick(&mut body, &input, 1.0 / 60.0).velocity;
+        assert!(
+            body.penetration() < 0.002,
+            "inside a step at {} (tick {tick})",
+            body.position()
+        );
+        if body.position().y > 3.19 {
+            return;
+        }
+    }
+    panic!("rounded spiral not climbed: ended at {}", body.position());
+}
+
+#[test]
+fn rounded_ramp_of_30_degrees_is_walked_up_and_down() {
+    // As `slopes.rs`: a 6 m ramp at 30 degrees along -Z from z = -1, 4 m wide, a flat top.
+    let angle = 30f32.to_radians();
+    let (length, width) = (6.0, 4.0);
+    let run = length * angle.cos();
+    let height = length * angle.sin();
+    let ramp =
+        geometry::ramp(Vec3::new(0.0, 0.0, -1.0), Vec3::NEG_Z, angle, length, width).unwrap();
+    let top = geometry::aabb_box(
+        Vec3::new(0.0, height * 0.5, -1.0 - run - 2.0),
+        Vec3::new(4.0, height, 4.0),
+    )
+    .unwrap();
+    let world = with_margin(vec![ramp, top], 0.04);
+    assert!(world.solids()[0].convex_radius() > 0.01);
+    let controller = Controller::new(settings(4.0)).unwrap();
+    let mut body = body_in(&world, capsule(), Vec3::ZERO);
+    settle(&controller, &mut body, 60.0);
+    let trace = walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 180);
+    assert!(
+        body.position().y > height - 0.01,
+        "went up to {}",
+        body.position()
+    );
+    for (tick, t) in trace.iter().enumerate() {
+        assert!(
+            t.report.on_floor,
+            "left the ramp going up at tick {}: {}",
+            tick + 1,
+            t.after
+        );
+        assert!(
+            t.report.stepped.is_none(),
+            "a step on the ramp at tick {}",
+            tick + 1
+        );
+    }
+    let controller = Controller::new(settings(10.0)).unwrap();
+    let mut velocity = Vec3::new(0.0, 0.0, 10.0);
+    let mut ticks = 0;
+    while body.position().z < 0.5 {
+        let report = controller.tick(
+            &mut body,
+            &TickInput {
+                wish_direction: Vec3::Z,
+                jump: false,
+                velocity,
+            },
+            1.0 / 60.0,
+        );
+        velocity = report.velocity;
+        ticks += 1;
+        assert!(
+            report.on_floor,
+            "left the floor going down at tick {ticks}: {}",
+            body.position()
+        );
+        assert!(
+            report.stepped.is_none(),
+            "a step going down at tick {ticks}"
+        );
+        assert!(ticks < 600);
+    }
+    assert!(body.position().y < 0.01);
+}
