@@ -22,15 +22,21 @@ pub struct Summary {
 
 /// Runs the scenarios in `dir` at `rates` with both controllers, prints the tables to stdout and
 /// writes plots and traces under `out` (`plots/`, `traces/`). With `godot`, our controller
-/// runs in the Godot world (Rapier's stays in the parry world). Errors are messages for the
-/// user.
+/// runs in the Godot world (Rapier's stays in the parry world); `shape_margin` (m) replaces the
+/// files' margin of boxes and hulls. Errors are messages for the user.
 pub fn demo(
     dir: &Path,
     out: &Path,
     rates: &[f64],
     mut godot: Option<&mut GodotWorld>,
+    shape_margin: Option<f32>,
 ) -> Result<Summary, String> {
-    let scenarios = course::load_all(dir)?;
+    let mut scenarios = course::load_all(dir)?;
+    if let Some(margin) = shape_margin {
+        for scenario in &mut scenarios {
+            scenario.set_shape_margin(margin)?;
+        }
+    }
 
     let kinds = [ControllerKind::Kcc, ControllerKind::Rapier];
     let total = scenarios.len() * rates.len() * kinds.len();

@@ -4,10 +4,11 @@
 //! The scene is the scenario's: every solid as a `StaticBody3D` (boxes as `BoxShape3D`, convex
 //! hulls (ramps, spiral steps) as `ConvexPolygonShape3D`, meshes as `ConcavePolygonShape3D`),
 //! the character as a `CharacterBody3D` with the scenario's shape and body settings, its
-//! origin at the bottom of the shape, and Godot's physics tick at the run's rate. Static
-//! shapes keep Godot's default margin (0.04 m, which Jolt turns into rounded edges) unless
-//! `--shape-margin` gives one; the character's shape has margin 0.001 m, as in the sample
-//! project. Rapier's controller never runs here: it stays in the parry world.
+//! origin at the bottom of the shape, and Godot's physics tick at the run's rate. Static boxes
+//! and hulls get the scenario's shape margin (Godot's default 0.04 m unless the file or
+//! `--shape-margin` says otherwise; Jolt rounds their edges by it, and so does the parry world);
+//! the character's shape has margin 0.001 m, as in the sample project. Rapier's controller never
+//! runs here: it stays in the parry world.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -29,8 +30,6 @@ pub const CHARACTER_SHAPE_MARGIN: f32 = 0.001;
 /// How to start the Godot world.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct GodotOptions {
-    /// `Shape3D.margin` for every static shape, m; Godot's default (0.04) when `None`.
-    pub shape_margin: Option<f32>,
     /// How long to wait for Godot to start and for each answer; the defaults of
     /// [`Timeouts`] when `None`.
     pub timeout: Option<Duration>,
@@ -39,7 +38,6 @@ pub struct GodotOptions {
 /// A running Godot world for a whole `kcc-sim` command (one browser for every scenario).
 pub struct GodotWorld {
     session: GodotSession,
-    options: GodotOptions,
 }
 
 /// The repository's root: the current folder when it holds the set-up script (a clone's
@@ -67,18 +65,14 @@ impl GodotWorld {
         };
         let session =
             GodotSession::start(&engine, &chromium, timeouts).map_err(|e| e.to_string())?;
-        Ok(Self { session, options })
+        Ok(Self { session })
     }
 
-    /// One line about the engine: version, physics engine, margins.
+    /// One line about the engine: version and physics engine.
     pub fn describe(&self) -> String {
         let hello = self.session.hello();
-        let margins = self.options.shape_margin.map_or_else(
-            || "Godot's default shape margins (0.04 m)".to_string(),
-            |m| format!("shape margin {m} m on every static shape"),
-        );
         format!(
-            "Godot world: Godot {} with {}, headless in Chromium; {margins}",
+            "Godot world: Godot {} with {}, headless in Chromium",
             hello.version, hello.physics_engine
         )
     }
@@ -87,16 +81,10 @@ impl GodotWorld {
     pub fn session(&mut self) -> &mut GodotSession {
         &mut self.session
     }
-
-    /// `scenario`'s scene at `rate` Hz for this world.
-    pub fn scene(&self, scenario: &Scenario, rate: f64) -> SceneDesc {
-        scene(scenario, rate, self.options.shape_margin)
-    }
 }
 
-/// `scenario`'s scene at `rate` Hz, static shapes with margin `shape_margin` (Godot's default
-/// when `None`).
-pub fn scene(scenario: &Scenario, rate: f64, shape_margin: Option<f32>) -> SceneDesc {
+/// `scenario`'s scene at `rate` Hz: each solid with its own margin.
+pub fn scene(scenario: &Scenario, rate: f64) -> SceneDesc {
     let solids = scenario
         .world
         .solids()
@@ -110,11 +98,11 @@ pub fn scene(scenario: &Scenario, rate: f64, shape_margin: Option<f32>) -> Scene
                 center: center.to_array(),
                 size: size.to_array(),
                 rotation: rotation.to_array(),
-                margin: shape_margin,
+                margin: Some(solid.margin()),
             },
             Primitive::Hull { points } => SolidDesc::Hull {
                 points: points.iter().map(|p| p.to_array()).collect(),
-                margin: shape_margin,
+                margin: Some(solid.margin()),
             },
             Primitive::Mesh { vertices, indices } => SolidDesc::mesh(vertices, indices),
         })
@@ -177,7 +165,7 @@ pub struct GodotMover<'a> {
 impl<'a> GodotMover<'a> {
     /// Builds `scenario` in `world` at `rate` Hz and puts the character at its start.
     pub fn new(scenario: &Scenario, rate: f64, world: &'a mut GodotWorld) -> Result<Self, String> {
-        let scene = world.scene(scenario, rate);
+        let scene = scene(scenario, rate);
         // Validated when the scenario was loaded.
         let controller = Controller::new(scenario.character.controller)
             .map_err(|e| format!("{}: {e}", scenario.name))?;

@@ -50,7 +50,8 @@ struct CompareArgs {
     /// Print a JSON array of comparisons instead of the table.
     #[arg(long)]
     json: bool,
-    /// `Shape3D.margin` of every static shape in Godot, m; Godot's default 0.04 when absent.
+    /// `Shape3D.margin` of every static box and hull, m, in both worlds; the file's
+    /// `shape_margin` (Godot's default 0.04) when absent.
     #[arg(long, value_name = "M")]
     shape_margin: Option<f32>,
     /// Seconds to wait for Godot to start and for each answer.
@@ -93,8 +94,9 @@ struct WorldArgs {
     /// scripts/godot-web/setup.sh). Rapier's controller always runs in the parry world.
     #[arg(long, value_enum, default_value_t = World::Parry)]
     world: World,
-    /// Godot world: `Shape3D.margin` of every static shape, m (Jolt rounds box and hull edges
-    /// by it); Godot's default 0.04 when absent.
+    /// `Shape3D.margin` of every static box and hull, m, in both worlds (Jolt rounds their
+    /// edges by it, and the parry world does the same); the file's `shape_margin` (Godot's
+    /// default 0.04) when absent.
     #[arg(long, value_name = "M")]
     shape_margin: Option<f32>,
     /// Godot world: seconds to wait for Godot to start and for each answer.
@@ -112,11 +114,22 @@ enum World {
 }
 
 impl WorldArgs {
-    /// The Godot world when asked for, started; errors are messages for the user.
-    fn start(&self) -> Result<Option<GodotWorld>, String> {
-        if let Some(margin) = self.shape_margin.filter(|m| !(m.is_finite() && *m >= 0.0)) {
+    /// Applies `--shape-margin` to `scenarios`; errors are messages for the user.
+    fn apply_margin(&self, scenarios: &mut [Scenario]) -> Result<(), String> {
+        let Some(margin) = self.shape_margin else {
+            return Ok(());
+        };
+        if !(margin.is_finite() && margin >= 0.0) {
             return Err(format!("--shape-margin: must be 0 m or more, got {margin}"));
         }
+        scenarios
+            .iter_mut()
+            .try_for_each(|s| s.set_shape_margin(margin))
+            .map_err(|e| format!("--shape-margin {margin}: {e}"))
+    }
+
+    /// The Godot world when asked for, started; errors are messages for the user.
+    fn start(&self) -> Result<Option<GodotWorld>, String> {
         let timeout = match self.godot_timeout {
             Some(t) if !(t.is_finite() && t > 0.0 && t <= 3600.0) => {
                 return Err(format!(
@@ -126,15 +139,12 @@ impl WorldArgs {
             t => t.map(std::time::Duration::from_secs_f64),
         };
         if self.world == World::Parry {
-            if self.shape_margin.is_some() || self.godot_timeout.is_some() {
-                return Err("--shape-margin and --godot-timeout need --world godot".into());
+            if self.godot_timeout.is_some() {
+                return Err("--godot-timeout needs --world godot".into());
             }
             return Ok(None);
         }
-        let world = GodotWorld::start(GodotOptions {
-            shape_margin: self.shape_margin,
-            timeout,
-        })?;
+        let world = GodotWorld::start(GodotOptions { timeout })?;
         eprintln!("{}", world.describe());
         Ok(Some(world))
     }
@@ -208,8 +218,10 @@ fn main() -> ExitCode {
         Command::Run(args) => run_files(&args),
         Command::Demo(args) => {
             let dir = args.scenarios.clone().unwrap_or_else(course::default_dir);
+            let margin = args.world.shape_margin;
             args.world.start().and_then(|mut godot| {
-                demo::demo(&dir, &args.out, &DEMO_RATES, godot.as_mut()).map(|s| s.kcc.0 == s.kcc.1)
+                demo::demo(&dir, &args.out, &DEMO_RATES, godot.as_mut(), margin)
+                    .map(|s| s.kcc.0 == s.kcc.1)
             })
         }
         Command::Bench(args) => {
@@ -269,12 +281,13 @@ fn compare_files(args: &CompareArgs) -> Result<bool, String> {
             args.min_agreement
         ));
     }
-    let scenarios = load_scenarios(&args.files, &args.tick_rate)?;
+    let mut scenarios = load_scenarios(&args.files, &args.tick_rate)?;
     let world = WorldArgs {
         world: World::Godot,
         shape_margin: args.shape_margin,
         godot_timeout: args.godot_timeout,
     };
+    world.apply_margin(&mut scenarios)?;
     let mut godot = world.start()?.ok_or("the Godot world did not start")?;
     let mut rows = Vec::new();
     if !args.json {
@@ -308,7 +321,8 @@ fn compare_files(args: &CompareArgs) -> Result<bool, String> {
 
 /// `kcc-sim run`: true when every check passed; an error message on invalid input.
 fn run_files(args: &RunArgs) -> Result<bool, String> {
-    let scenarios = load_scenarios(&args.files, &args.tick_rate)?;
+    let mut scenarios = load_scenarios(&args.files, &args.tick_rate)?;
+    args.world.apply_margin(&mut scenarios)?;
 
     let mut godot = args.world.start()?;
     if godot.is_some() && args.controller != Choice::Kcc {

@@ -21,6 +21,10 @@ use crate::course;
 /// Highest tick rate a scenario may ask for, Hz.
 pub const MAX_TICK_RATE: f64 = 10_000.0;
 
+/// Godot's default `Shape3D.margin`, m: what a scenario's boxes and hulls get unless it says
+/// otherwise. Jolt rounds their edges by it (see `kcc_parry::Solid::with_margin`).
+pub const DEFAULT_SHAPE_MARGIN: f32 = 0.04;
+
 /// Longest simulated time of a scenario, s.
 pub const MAX_DURATION: f64 = 3_600.0;
 
@@ -80,7 +84,10 @@ pub struct Scenario {
     pub character: Character,
     /// Where and how the character starts.
     pub start: Start,
-    /// The static solids.
+    /// Godot's `Shape3D.margin` of every static box and hull, m (default
+    /// [`DEFAULT_SHAPE_MARGIN`]); both worlds round their edges by it as Jolt does.
+    pub shape_margin: f32,
+    /// The static solids, with their margin.
     pub world: Arc<World>,
     /// Input segments, in order.
     pub input: Vec<InputSegment>,
@@ -283,6 +290,7 @@ struct RawScenario {
     name: String,
     tick_rate: Option<f64>,
     duration: f64,
+    shape_margin: Option<f32>,
     #[serde(default)]
     character: RawCharacter,
     start: RawStart,
@@ -416,6 +424,22 @@ impl Scenario {
         build(raw, base, &invalid)
     }
 
+    /// Gives every box and hull of the world `margin` (m, Godot's `Shape3D.margin`) instead of
+    /// the file's, in both worlds. The error names what cannot take it.
+    pub fn set_shape_margin(&mut self, margin: f32) -> Result<(), String> {
+        let mut world = World::new();
+        for (index, solid) in self.world.solids().iter().enumerate() {
+            let solid = solid
+                .clone()
+                .with_margin(margin)
+                .map_err(|e| format!("{}: solid {}: {e}", self.name, index + 1))?;
+            world.add(solid);
+        }
+        self.world = Arc::new(world);
+        self.shape_margin = margin;
+        Ok(())
+    }
+
     /// Number of ticks the scenario runs at `rate` Hz.
     pub fn ticks(&self, rate: f64) -> u64 {
         (self.duration * rate).round().max(1.0) as u64
@@ -472,13 +496,26 @@ fn build(
     let character =
         character(&raw.character).map_err(|(key, message)| invalid("character", &key, message))?;
 
+    let shape_margin = raw.shape_margin.unwrap_or(DEFAULT_SHAPE_MARGIN);
+    if shape_margin < 0.0 {
+        return Err(invalid(
+            TOP,
+            "shape_margin",
+            format!("must be 0 m or more, got {shape_margin}"),
+        ));
+    }
     let mut world = World::new();
     for (index, solid) in raw.solid.into_iter().enumerate() {
         let table = format!("solid #{}", index + 1);
         let spec = solid_kind(solid)
             .map_err(|message| invalid(&table, &SOLID_KINDS.join(" | "), message))?;
         let solids = course::build(&spec, base).map_err(|e| invalid(&table, &e.key, e.message))?;
-        world.extend(solids);
+        for solid in solids {
+            let solid = solid
+                .with_margin(shape_margin)
+                .map_err(|e| invalid(&table, "shape_margin", e.to_string()))?;
+            world.add(solid);
+        }
     }
 
     let mut input = Vec::new();
@@ -520,6 +557,7 @@ fn build(
         name: raw.name,
         tick_rate,
         duration: raw.duration,
+        shape_margin,
         character,
         start: Start {
             position: Vec3::from(raw.start.position),

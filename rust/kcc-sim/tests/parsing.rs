@@ -384,3 +384,31 @@ fn unreadable_files_are_named() {
             .starts_with("no/such/scenario.toml: cannot read")
     );
 }
+
+#[test]
+fn boxes_and_hulls_get_godots_default_shape_margin_or_the_files() {
+    let scenario = parse(&with(
+        "[[solid]]\nramp = { origin = [0, 0, -2], direction = [0, 0, -1], angle_deg = 30, length = 4, width = 2 }\n",
+    ))
+    .unwrap();
+    assert_eq!(scenario.shape_margin, 0.04);
+    for solid in scenario.world.solids() {
+        assert_eq!(solid.margin(), 0.04);
+        assert!(solid.convex_radius() > 0.0 && solid.convex_radius() <= 0.04);
+    }
+    let sharp = parse(&top("shape_margin = 0")).unwrap();
+    assert_eq!(sharp.world.solids()[0].convex_radius(), 0.0);
+
+    // `--shape-margin` replaces the file's margin on every solid.
+    let mut changed = parse(&top("shape_margin = 0")).unwrap();
+    changed.set_shape_margin(0.02).unwrap();
+    assert_eq!(changed.shape_margin, 0.02);
+    assert_eq!(changed.world.solids()[0].margin(), 0.02);
+    assert!(changed.set_shape_margin(-1.0).is_err());
+}
+
+#[test]
+fn a_negative_shape_margin_names_its_key() {
+    let message = invalid(&top("shape_margin = -0.01"), "top level", "shape_margin");
+    assert!(message.contains("0 m or more"), "{message}");
+}
