@@ -69,18 +69,15 @@ static func _body(desc: Dictionary) -> CharacterBody3D:
 	var shape: Shape3D
 	var height := 0.0
 	match shape_desc["kind"]:
-		"capsule":
-			var capsule := CapsuleShape3D.new()
-			capsule.radius = shape_desc["radius"]
-			capsule.height = shape_desc["height"]
-			height = capsule.height
-			shape = capsule
-		"cylinder":
-			var cylinder := CylinderShape3D.new()
-			cylinder.radius = shape_desc["radius"]
-			cylinder.height = shape_desc["height"]
-			height = cylinder.height
-			shape = cylinder
+		"capsule", "cylinder":
+			# Both are sized by radius and total height.
+			var round_shape = (
+				CapsuleShape3D.new() if shape_desc["kind"] == "capsule" else CylinderShape3D.new()
+			)
+			round_shape.radius = shape_desc["radius"]
+			round_shape.height = shape_desc["height"]
+			height = round_shape.height
+			shape = round_shape
 		_:
 			var box := BoxShape3D.new()
 			box.size = vec3(shape_desc["size"])

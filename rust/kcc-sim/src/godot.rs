@@ -14,14 +14,13 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use glam::Vec3;
-use kcc::{Controller, TickInput};
 use kcc_godot::{
     BodyDesc, Engine, GodotBody, GodotSession, Observation, SceneDesc, ShapeDesc, SolidDesc,
     Timeouts, browser,
 };
 use kcc_parry::{BodySettings, CharacterShape, Primitive};
 
-use crate::run::{Command, GodotTick, Moved, Mover};
+use crate::run::{Command, Driver, GodotTick, Moved, Mover};
 use crate::scenario::Scenario;
 
 /// `Shape3D.margin` of the character's own shape in the Godot world, m (the sample project's).
@@ -155,10 +154,8 @@ fn observation(observed: &Observation) -> (f32, GodotTick) {
 
 /// Our controller moving the `CharacterBody3D` of a Godot world.
 pub struct GodotMover<'a> {
-    controller: Controller,
+    driver: Driver,
     body: GodotBody<'a>,
-    velocity: Vec3,
-    stepped: Option<f32>,
     failure: Option<String>,
 }
 
@@ -166,16 +163,11 @@ impl<'a> GodotMover<'a> {
     /// Builds `scenario` in `world` at `rate` Hz and puts the character at its start.
     pub fn new(scenario: &Scenario, rate: f64, world: &'a mut GodotWorld) -> Result<Self, String> {
         let scene = scene(scenario, rate);
-        // Validated when the scenario was loaded.
-        let controller = Controller::new(scenario.character.controller)
-            .map_err(|e| format!("{}: {e}", scenario.name))?;
         let body = GodotBody::new(&mut world.session, scene)
             .map_err(|e| format!("{}: building the scene in Godot: {e}", scenario.name))?;
         Ok(Self {
-            controller,
+            driver: Driver::new(scenario),
             body,
-            velocity: scenario.start.velocity,
-            stepped: None,
             failure: None,
         })
     }
@@ -192,27 +184,17 @@ impl Mover for GodotMover<'_> {
     }
 
     fn tick(&mut self, command: &Command, dt: f32) -> Moved {
-        let input = TickInput {
-            wish_direction: command.wish,
-            jump: command.jump,
-            velocity: self.velocity,
-        };
-        let report = self.controller.tick(&mut self.body, &input, dt);
-        self.velocity = report.velocity;
-        self.stepped = report.stepped;
+        let moved = self.driver.tick(&mut self.body, command, dt);
         // Godot's state and overlap after the tick travel with the next tick's first call.
         self.body.observe_later();
         if let Some(e) = self.body.take_error() {
             self.failure = Some(e.to_string());
         }
-        Moved {
-            velocity: report.velocity,
-            on_floor: report.on_floor,
-        }
+        moved
     }
 
     fn stepped(&mut self) -> Option<f32> {
-        self.stepped
+        self.driver.stepped()
     }
 
     fn penetration(&mut self) -> f32 {

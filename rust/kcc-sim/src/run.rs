@@ -173,32 +173,73 @@ pub struct GodotTick {
     pub slide_collisions: u32,
 }
 
-/// Our controller moving a [`ParryBody`].
-pub struct KccMover {
+/// Our controller with what it carries from tick to tick, for any world's body.
+pub struct Driver {
     controller: Controller,
-    body: ParryBody,
     velocity: Vec3,
     stepped: Option<f32>,
+}
+
+impl Driver {
+    /// The scenario's controller, with its start velocity.
+    pub fn new(scenario: &Scenario) -> Self {
+        // Validated when the scenario was loaded.
+        let controller =
+            Controller::new(scenario.character.controller).expect("validated settings");
+        Self {
+            controller,
+            velocity: scenario.start.velocity,
+            stepped: None,
+        }
+    }
+
+    /// Runs one tick of `dt` s of `command` on `body`.
+    pub fn tick<B: KinematicBody + ?Sized>(
+        &mut self,
+        body: &mut B,
+        command: &Command,
+        dt: f32,
+    ) -> Moved {
+        let input = TickInput {
+            wish_direction: command.wish,
+            jump: command.jump,
+            velocity: self.velocity,
+        };
+        let report = self.controller.tick(body, &input, dt);
+        self.velocity = report.velocity;
+        self.stepped = report.stepped;
+        Moved {
+            velocity: report.velocity,
+            on_floor: report.on_floor,
+        }
+    }
+
+    /// Vertical travel of the stair steps of the last tick, m.
+    pub fn stepped(&self) -> Option<f32> {
+        self.stepped
+    }
+}
+
+/// Our controller moving a [`ParryBody`].
+pub struct KccMover {
+    driver: Driver,
+    body: ParryBody,
     recorded: Option<Vec<RecordedMove>>,
 }
 
 impl KccMover {
     /// The scenario's character at its start.
     pub fn new(scenario: &Scenario) -> Self {
-        let character = &scenario.character;
-        // Both were validated when the scenario was loaded.
-        let controller = Controller::new(character.controller).expect("validated settings");
+        // Validated when the scenario was loaded.
         let body = ParryBody::new(
             scenario.world.clone(),
-            character.body,
+            scenario.character.body,
             scenario.start.position,
         )
         .expect("validated body settings");
         Self {
-            controller,
+            driver: Driver::new(scenario),
             body,
-            velocity: scenario.start.velocity,
-            stepped: None,
             recorded: None,
         }
     }
@@ -227,31 +268,20 @@ impl Mover for KccMover {
     }
 
     fn tick(&mut self, command: &Command, dt: f32) -> Moved {
-        let input = TickInput {
-            wish_direction: command.wish,
-            jump: command.jump,
-            velocity: self.velocity,
-        };
-        let report = match &mut self.recorded {
+        match &mut self.recorded {
             Some(moves) => {
                 let mut body = Recorder {
                     inner: &mut self.body,
                     moves,
                 };
-                self.controller.tick(&mut body, &input, dt)
+                self.driver.tick(&mut body, command, dt)
             }
-            None => self.controller.tick(&mut self.body, &input, dt),
-        };
-        self.velocity = report.velocity;
-        self.stepped = report.stepped;
-        Moved {
-            velocity: report.velocity,
-            on_floor: report.on_floor,
+            None => self.driver.tick(&mut self.body, command, dt),
         }
     }
 
     fn stepped(&mut self) -> Option<f32> {
-        self.stepped
+        self.driver.stepped()
     }
 
     fn penetration(&mut self) -> f32 {

@@ -258,3 +258,46 @@ fn compare_replays_the_parry_queries_in_godot() {
     let wall = rows.iter().find(|r| r["scenario"] == "wall_slide").unwrap();
     assert!(wall["max_divergence_m"].as_f64().unwrap() < 0.01, "{wall}");
 }
+
+#[test]
+fn cylinders_and_boxes_climb_stairs_on_godot_too() {
+    if !godot_available("shapes") {
+        return;
+    }
+    let dir = folder("shapes");
+    let mut files = Vec::new();
+    for (name, shape) in [
+        (
+            "cylinder",
+            "shape = \"cylinder\"\nradius = 0.4\nheight = 1.8",
+        ),
+        ("box", "shape = \"box\"\nsize = [0.7, 1.8, 0.7]"),
+    ] {
+        let path = dir.join(format!("{name}.toml"));
+        std::fs::write(
+            &path,
+            format!(
+                "name = \"{name}\"\nduration = 2.0\n[character]\n{shape}\nmax_speed = 4.0\n\
+                 [start]\nposition = [0, 0.02, 0]\n\
+                 [[solid]]\nbox = {{ center = [0, -0.5, 0], size = [40, 1, 40] }}\n\
+                 [[solid]]\nstairs = {{ origin = [0, 0, -1], direction = [0, 0, -1], count = 5, rise = 0.2, run = 0.3, width = 4 }}\n\
+                 [[solid]]\nbox = {{ center = [0, 0.5, -7.5], size = [4, 1, 10] }}\n\
+                 [[input]]\nduration = 2.0\nmove = [0, -1]\n\
+                 [expect]\nreach = {{ position = [0, 1, -3], radius = 0.2 }}\n\
+                 max_airborne_ticks = 0\nmax_penetration = 0.002\n"
+            ),
+        )
+        .unwrap();
+        files.push(path.to_str().unwrap().to_string());
+    }
+    let mut args = vec!["run"];
+    args.extend(files.iter().map(String::as_str));
+    args.extend(["--world", "godot", "--json"]);
+    let out = kcc_sim_cleanly(&args, &[]);
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", text(&out.stderr)));
+    for row in rows.as_array().unwrap() {
+        assert_eq!(row["passed"], true, "{row}");
+        assert_eq!(row["steps_up"], 5, "one step per riser: {row}");
+    }
+}
