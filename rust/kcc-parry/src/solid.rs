@@ -7,7 +7,8 @@
 //! ends exactly in a few steps, where on the rounded capsule it needs many steps near a touch
 //! and still stops up to several micrometres off near an edge or a corner (measured in the
 //! tests below). A segment and a box, or a segment over a hull's face, have a closed form
-//! (`segment`). Casts advance conservatively on those exact distances (`sweep`).
+//! (`segment`). Casts advance conservatively on those exact distances (`advance`), then step
+//! onto the first touch (`first_touch`).
 //!
 //! A convex solid may be rounded as Jolt rounds Godot's boxes and convex polygons with their
 //! margin ([`Solid::with_margin`]): its inner shape (shrunk by the convex radius, see `margin`)
@@ -290,24 +291,24 @@ impl Solid {
         }
     }
 
-    /// How far (m along `motion`) `body` can move from `pose` before it comes within `gap`
-    /// (m) of this solid; `None` when the motion stays clear. See [`sweep`].
-    pub(crate) fn cast(
+    /// How far (m along `motion`) `body` moves from `pose` before it first touches this solid
+    /// (distance 0): 0 when it starts touching or overlapping it; `None` when the motion stays
+    /// clear of it (a mesh: the first touch of any of its triangles). See [`first_touch`].
+    pub(crate) fn first_touch(
         &self,
         body: &Rounded,
         pose: &Pose,
         swept: &Aabb,
         motion: DVec3,
-        gap: f64,
     ) -> Option<f64> {
-        let reach = swept.loosened(gap);
+        let reach = swept.loosened(SWEEP_GAP);
         if !self.aabb.intersects(&reach) {
             return None;
         }
         match &self.kind {
             SolidKind::Convex(convex) => {
                 let target = convex.target(&self.pose);
-                sweep(body, pose, motion, &target, gap)
+                first_touch(body, pose, motion, &target)
             }
             SolidKind::Mesh(mesh) => {
                 let local = reach.transform_by(&self.pose.inverse());
@@ -315,13 +316,7 @@ impl Solid {
                     .intersect_aabb(&local)
                     .filter_map(|index| {
                         let triangle = mesh.triangle(index);
-                        sweep(
-                            body,
-                            pose,
-                            motion,
-                            &Target::new(&self.pose, &triangle, &[]),
-                            gap,
-                        )
+                        first_touch(body, pose, motion, &Target::new(&self.pose, &triangle, &[]))
                     })
                     .reduce(f64::min)
             }
@@ -471,44 +466,60 @@ impl Rounded {
     }
 }
 
-/// Most steps of the conservative advancement before [`sweep`] falls back on parry's cast.
+/// Most steps of the conservative advancement before [`advance`] falls back on parry's cast.
 const ADVANCE_STEPS: usize = 16;
 /// The advancement stops this close (m) to the distance it aims for.
 const ADVANCE_TOLERANCE: f64 = 1e-9;
+/// How far from a solid (m) the advancement of [`first_touch`] stops before it steps onto the
+/// touch: there the distance queries and their normals are exact (see [`Touch::exact`]).
+const SWEEP_GAP: f64 = 1e-4;
+/// Most Newton steps of [`first_touch`] from [`SWEEP_GAP`] onto the touch (a face takes one).
+const TOUCH_STEPS: usize = 8;
 
-/// Distance (m) the rounded `body` travels along `motion` before it comes within `gap` of
-/// `target`. Starting within the gap blocks at once only when moving toward `target`; starting
-/// inside `target` blocks only when the end of the motion is inside too (as Jolt's cast does),
-/// so a body can always move out of an overlap.
+/// Where [`advance`] stopped.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Advance {
+    /// The body came within the gap after this distance (m along the motion), with the
+    /// contact there when known.
+    Reached { distance: f64, touch: Option<Touch> },
+    /// The body starts within the gap already: the contact at the start.
+    Within(Touch),
+}
+
+/// Distance (m) the rounded `body` travels along `motion` (not zero) before it comes within
+/// `gap` of `target`; `None` when it never does within the motion.
 ///
 /// The cast is a conservative advancement on the cores, whose distance queries are exact:
 /// distance along a straight motion is convex, so a step of (distance - gap) / approach speed
 /// never passes the first touch, and a body that does not approach never will. A face is
 /// reached in one step; an edge or a corner in a few. Should it take too many, parry's cast
 /// (a ray cast on the Minkowski difference) decides.
-fn sweep(body: &Rounded, pose: &Pose, motion: DVec3, target: &Target, gap: f64) -> Option<f64> {
+fn advance(
+    body: &Rounded,
+    pose: &Pose,
+    motion: DVec3,
+    target: &Target,
+    gap: f64,
+) -> Option<Advance> {
     let length = motion.length();
-    if !length.is_finite() || length <= 0.0 {
-        return None;
-    }
     let at = |time: f64| Pose::from_parts(pose.translation + motion * time, pose.rotation);
     let mut time = 0.0;
     for _ in 0..ADVANCE_STEPS {
         // Farther than the rest of the motion (plus the gap) cannot be reached.
         let touch = body.contact(&at(time), target, gap + (1.0 - time) * length)?;
         if time == 0.0 && touch.dist < gap {
-            return blocked_at_start(body, pose, motion, target, gap, &touch);
+            return Some(Advance::Within(touch));
         }
         let rest = touch.dist - gap;
-        if rest <= ADVANCE_TOLERANCE && time > 0.0 {
-            return Some(time * length);
+        if rest <= ADVANCE_TOLERANCE {
+            return Some(Advance::Reached {
+                distance: time * length,
+                touch: Some(touch),
+            });
         }
         let approach = motion.dot(touch.normal);
         if approach <= 0.0 {
             return None;
-        }
-        if rest <= ADVANCE_TOLERANCE {
-            return Some(0.0);
         }
         time += rest / approach;
         if time > 1.0 {
@@ -525,42 +536,74 @@ fn sweep(body: &Rounded, pose: &Pose, motion: DVec3, target: &Target, gap: f64) 
     let (other_pose, other) = (target.pose, target.shape);
     let hit =
         query::cast_shapes(pose, motion, core, other_pose, DVec3::ZERO, other, options).ok()??;
-    if hit.time_of_impact > 0.0 {
-        return Some(hit.time_of_impact * length);
-    }
-    let start = body.contact(pose, target, gap)?;
-    blocked_at_start(body, pose, motion, target, gap, &start)
+    Some(Advance::Reached {
+        distance: hit.time_of_impact * length,
+        touch: None,
+    })
 }
 
-/// `Some(0.0)` when a motion that starts with `start`, a contact closer than `gap` (m), is
-/// blocked at once (see [`sweep`]).
-fn blocked_at_start(
-    body: &Rounded,
-    pose: &Pose,
-    motion: DVec3,
-    target: &Target,
-    gap: f64,
-    start: &Touch,
-) -> Option<f64> {
-    if start.dist >= gap {
+/// Distance (m along `motion`) the rounded `body` travels from `pose` before it first touches
+/// `target` (distance 0): what Jolt's swept "collides" test of a motion's fraction turns on
+/// (the shape swept from the start to the fraction touches or overlaps the target exactly when
+/// the fraction reaches this distance). 0 when the body starts touching or overlapping it
+/// (whatever the motion, as the swept shape then always touches it); `None` when the motion
+/// ends before the touch, or never approaches. A motion of length 0 touches only from a touch
+/// or an overlap.
+///
+/// The conservative advancement ([`advance`]) stops [`SWEEP_GAP`] short, where the contact is
+/// exact; Newton steps along the motion (distance / approach speed, which never pass the touch
+/// as the distance is convex along the motion) then reach it, until a step is under 1 nm: one
+/// step for a face, a few for an edge or a corner.
+fn first_touch(body: &Rounded, pose: &Pose, motion: DVec3, target: &Target) -> Option<f64> {
+    let length = motion.length();
+    if !length.is_finite() {
         return None;
     }
-    let length = motion.length();
-    let moved = |distance: f64| {
-        let at = Pose::from_parts(
-            pose.translation + motion * (distance / length),
-            pose.rotation,
-        );
-        body.contact(&at, target, 2.0 * gap)
-    };
-    if start.dist < 0.0 {
-        let inside = moved(length)?;
-        return (inside.dist < 0.0).then_some(0.0);
+    if length <= 0.0 {
+        let start = body.contact(pose, target, 0.0)?;
+        return (start.dist <= 0.0 || !start.exact).then_some(0.0);
     }
-    // Within the gap already: blocked only when a short step along the motion comes closer.
-    // Distances decide, not the contact normal, which is arbitrary at an exact touch.
-    let step = moved(gap.min(length))?;
-    (step.dist < start.dist - 1e-3 * gap).then_some(0.0)
+    let direction = motion / length;
+    let at =
+        |distance: f64| Pose::from_parts(pose.translation + direction * distance, pose.rotation);
+    let (mut distance, mut touch) = match advance(body, pose, motion, target, SWEEP_GAP)? {
+        Advance::Within(touch) => (0.0, touch),
+        Advance::Reached {
+            distance,
+            touch: Some(touch),
+        } => (distance, touch),
+        Advance::Reached {
+            distance,
+            touch: None,
+        } => match body.contact(&at(distance), target, 2.0 * SWEEP_GAP) {
+            Some(touch) => (distance, touch),
+            None => return Some(distance),
+        },
+    };
+    for _ in 0..TOUCH_STEPS {
+        // A contact whose cores touch (an overlap, or a touch of sharp shapes) counts as
+        // touching: its normal cannot be trusted for another step.
+        if touch.dist <= 0.0 || !touch.exact {
+            return Some(distance);
+        }
+        let approach = direction.dot(touch.normal);
+        if approach <= 0.0 {
+            // Never closer along the motion: the distance is convex.
+            return None;
+        }
+        let step = touch.dist / approach;
+        distance += step;
+        if distance > length {
+            return None;
+        }
+        if step <= ADVANCE_TOLERANCE {
+            return Some(distance);
+        }
+        // Farther than before: the motion passed the nearest point without touching (with a
+        // touch ahead, the distance only decreases until it).
+        touch = body.contact(&at(distance), target, touch.dist)?;
+    }
+    Some(distance)
 }
 
 #[cfg(test)]
@@ -685,7 +728,7 @@ mod tests {
     }
 
     /// The cast as parry runs it on the capsule itself (as the world did before it cast the
-    /// cores), which [`sweep`] must agree with.
+    /// cores), which [`advance`] and [`first_touch`] must agree with.
     fn parry_sweep(
         capsule: &Capsule,
         pose: &Pose,
@@ -789,27 +832,45 @@ mod tests {
         check_contacts(&rounded_solids(), 0x2545_f491_4f6c_dd1d);
     }
 
-    /// Compares the capsule's casts against `solids` to parry's (see the tests).
+    /// Compares the capsule's casts against `solids` to parry's: the advancement to a gap, and
+    /// the first touch (see the tests).
     fn check_sweeps(solids: &[Solid], seed: u64) {
         let capsule = Capsule::new_y(0.5, 0.4);
         let body = Rounded::new(&SharedShape::new(capsule));
         let gap = 1e-4;
         let mut numbers = Numbers(seed);
-        let (mut hits, mut misses) = (0, 0);
+        let (mut hits, mut misses, mut touches, mut overlaps) = (0, 0, 0, 0);
         for round in 0..20_000 {
             let pose = Pose::from_translation(numbers.vector(2.0));
             let motion = numbers.vector(if round % 2 == 0 { 0.1 } else { 2.0 });
+            let length = motion.length();
+            let at = |distance: f64| {
+                Pose::from_translation(pose.translation + motion * (distance / length))
+            };
             for solid in solids {
                 let target = target(solid);
                 let other_pose = *target.pose;
                 let whole = parry_shape(solid);
                 let other = whole.as_ref();
-                // Starts within the gap follow their own rule (see `blocked_at_start`).
+                let touch = first_touch(&body, &pose, motion, &target);
                 let start = query::contact(&pose, &capsule, &other_pose, other, gap + 1e-6);
-                if start.unwrap().is_some() {
+                if let Some(start) = start.unwrap() {
+                    // A start in an overlap touches at once, whatever the motion (the swept
+                    // shape always overlaps). From within the gap, the touch found is one.
+                    if start.dist < -1e-6 {
+                        overlaps += 1;
+                        assert_eq!(touch, Some(0.0), "{pose:?} {motion}");
+                    } else if let Some(a) = touch.filter(|_| start.dist > 1e-6) {
+                        let contact = body.contact(&at(a), &target, 1.0).unwrap();
+                        assert!(contact.dist.abs() <= 2.0 * ADVANCE_TOLERANCE, "{contact:?}");
+                    }
                     continue;
                 }
-                let ours = sweep(&body, &pose, motion, &target, gap);
+                let ours = match advance(&body, &pose, motion, &target, gap) {
+                    Some(Advance::Reached { distance, .. }) => Some(distance),
+                    Some(Advance::Within(start)) => panic!("within the gap: {start:?}"),
+                    None => None,
+                };
                 let theirs = parry_sweep(&capsule, &pose, motion, &other_pose, other, gap);
                 match (ours, theirs) {
                     (Some(a), Some(b)) => {
@@ -818,10 +879,7 @@ mod tests {
                         // 1e-7 m of distance short of the gap (1e-6 m along a grazing motion).
                         assert!((a - b).abs() < 1e-5, "{pose:?} {motion}: {a} vs {b}");
                         // The advancement stops at the gap, never inside it.
-                        let at = Pose::from_translation(
-                            pose.translation + motion * (a / motion.length()),
-                        );
-                        let touch = body.contact(&at, &target, 1.0).unwrap();
+                        let touch = body.contact(&at(a), &target, 1.0).unwrap();
                         assert!(
                             touch.dist >= gap - 1e-12
                                 && touch.dist <= gap + 2.0 * ADVANCE_TOLERANCE,
@@ -832,14 +890,41 @@ mod tests {
                     // Grazing casts may end on either side of the motion's end.
                     (Some(a), None) | (None, Some(a)) => {
                         assert!(
-                            (a - motion.length()).abs() < 1e-7,
+                            (a - length).abs() < 1e-7,
                             "{pose:?} {motion}: {ours:?} vs {theirs:?}"
                         );
                     }
                 }
+                // The first touch: within 2 nm of distance 0 there, the shapes apart a
+                // micrometre before it, and never before the gap. Parry's cast to distance 0,
+                // when it finds the touch, is less exact: measured up to 11 um short of it along
+                // a grazing motion, and 3.2 um past it (3.2 um deep by parry's own contact).
+                let theirs = parry_sweep(&capsule, &pose, motion, &other_pose, other, 0.0);
+                match touch {
+                    Some(a) => {
+                        touches += 1;
+                        assert!(ours.is_some_and(|gap_at| gap_at <= a), "{ours:?} {a}");
+                        let contact = body.contact(&at(a), &target, 1.0).unwrap();
+                        assert!(contact.dist.abs() <= 2.0 * ADVANCE_TOLERANCE, "{contact:?}");
+                        let before = body.contact(&at(a - 1e-6), &target, 1.0).unwrap();
+                        assert!(before.dist > 0.0, "{before:?}");
+                        if let Some(b) = theirs {
+                            assert!((a - b).abs() < 1e-4, "{pose:?} {motion}: {a} {b}");
+                        }
+                    }
+                    // Parry may graze the end of the motion.
+                    None => assert!(
+                        theirs.is_none_or(|b| (b - length).abs() < 1e-6),
+                        "{pose:?} {motion}: {theirs:?}"
+                    ),
+                }
             }
         }
         assert!(hits > 1000 && misses > 1000, "{hits} hits, {misses} misses");
+        assert!(
+            touches > 1000 && overlaps > 100,
+            "{touches} touches, {overlaps} overlaps"
+        );
     }
 
     #[test]
