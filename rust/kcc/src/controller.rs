@@ -327,7 +327,7 @@ impl Controller {
         }
 
         if was_on_floor && rise <= 0.0 && !body.is_on_floor() {
-            let travelled = horizontal(body.position() - start, up).length();
+            let travelled = horizontal(body.position() - start, up);
             if let Some(step) = step_down(body, stairs, travelled) {
                 report.step_down = step.height;
                 if step.is_step {
@@ -400,11 +400,12 @@ impl Controller {
         {
             return None;
         }
-        let travelled = if horizontal_travel.is_finite() {
-            horizontal_travel
+        let distance = if horizontal_travel.is_finite() {
+            horizontal_travel.max(0.0)
         } else {
             0.0
         };
+        let travelled = horizontal(velocity, up).normalize_or_zero() * distance;
         let step = step_down(body, &self.settings.stairs, travelled)?;
         step.is_step.then_some(step.height)
     }

@@ -243,6 +243,50 @@ fn drop_onto<B: KinematicBody + ?Sized>(body: &mut B, start: Vec3, above: Vec3) 
     })
 }
 
+/// How far past the safe margin the second probe of [`step_down`] starts from the first, m.
+const NUDGE: f32 = 1e-3;
+
+/// Down from `from`, sliding off steep edges (a rounded bottom rolling off a step), then
+/// straight down with what is left of the max step height, until walkable floor: lands the
+/// body there and returns true. A walkable contact is a landing only if the engine's own floor
+/// snap agrees: an edge right at the floor angle may be floor to the sweep and not to the
+/// engine (its contact is measured a little lower), and is then slid off like a steep one.
+fn descend<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    from: Vec3,
+    up: Vec3,
+    settings: &StairSettings,
+) -> bool {
+    let max_angle = body.floor_max_angle();
+    let drop = settings.max_step_height;
+    let mut end = from;
+    let mut motion = -up * drop;
+    for _ in 0..=settings.sweep_iterations {
+        let test = body.test_move(end, motion);
+        if !test.travel.is_finite() {
+            return false;
+        }
+        end += test.travel;
+        let left = drop - vertical(from - end, up);
+        match test.contact {
+            Some(hit) => {
+                if is_walkable(hit.normal, up, max_angle) && land(body, end) {
+                    return true;
+                }
+                motion = slide(test.remainder, hit.normal);
+                if vertical(motion, up) >= 0.0 {
+                    return false;
+                }
+            }
+            None if horizontal(motion, up).length() > 1e-6 && left > 1e-5 => {
+                motion = -up * left;
+            }
+            None => return false,
+        }
+    }
+    false
+}
+
 /// Puts the body at `end` and snaps it to the floor there; true when the engine then has it on
 /// the floor.
 fn land<B: KinematicBody + ?Sized>(body: &mut B, end: Vec3) -> bool {
@@ -256,53 +300,35 @@ fn land<B: KinematicBody + ?Sized>(body: &mut B, end: Vec3) -> bool {
 
 /// Moves the body down onto walkable floor within the max step height and snaps it there.
 ///
-/// `horizontal_travel` is how far (m) the body moved horizontally this tick: a drop that the
-/// landing floor's slope explains over that distance is reported as not a step. Returns `None`
-/// (and leaves the body where it was) when there is no walkable floor in reach.
+/// `travel` is the body's horizontal displacement this tick (m): a drop that the landing
+/// floor's slope explains over its length is reported as not a step, and its direction is
+/// where to look again when the first probe finds nothing (see below). Returns `None` (and
+/// leaves the body where it was) when there is no walkable floor in reach.
+///
+/// A body that has just walked off a step can end the tick hugging the side of that step,
+/// within the safe margin of it. Jolt then answers the probe down with "free" for the whole
+/// drop, straight through the tread below: the touch stops its cast at once, and the only
+/// contact where it stopped, the side, does not oppose the motion and is dropped (seen on real
+/// Godot with a cylinder at 60 Hz). So when nothing is found, the probe is made once more from
+/// a few millimetres further along `travel`, clear of that side.
 pub fn step_down<B: KinematicBody + ?Sized>(
     body: &mut B,
     settings: &StairSettings,
-    horizontal_travel: f32,
+    travel: Vec3,
 ) -> Option<StepDown> {
     if !settings.step_down_enabled || settings.max_step_height <= 0.0 {
         return None;
     }
     let up = unit_up(body.up_direction());
-    let max_angle = body.floor_max_angle();
     let start = body.position();
-    let drop = settings.max_step_height;
-
-    // Down, sliding off steep edges (a rounded bottom rolling off a step), then straight down
-    // with what is left of the drop, until walkable floor or the max step height. A walkable
-    // contact is a landing only if the engine's own floor snap agrees: an edge right at the
-    // floor angle may be floor to the sweep and not to the engine (its contact is measured a
-    // little lower), and is then slid off like a steep one.
-    let mut end = start;
-    let mut motion = -up * drop;
-    let mut landed = false;
-    for _ in 0..=settings.sweep_iterations {
-        let test = body.test_move(end, motion);
-        if !test.travel.is_finite() {
-            break;
-        }
-        end += test.travel;
-        let left = drop - vertical(start - end, up);
-        match test.contact {
-            Some(hit) => {
-                if is_walkable(hit.normal, up, max_angle) && land(body, end) {
-                    landed = true;
-                    break;
-                }
-                motion = slide(test.remainder, hit.normal);
-                if vertical(motion, up) >= 0.0 {
-                    break;
-                }
-            }
-            None if horizontal(motion, up).length() > 1e-6 && left > 1e-5 => {
-                motion = -up * left;
-            }
-            None => break,
-        }
+    let along = horizontal(travel, up);
+    let along = if along.is_finite() { along } else { Vec3::ZERO };
+    let mut landed = descend(body, start, up, settings);
+    if !landed && along.length() > 1e-6 {
+        let clear = 2.0 * body.safe_margin().max(0.0) + NUDGE;
+        let ahead = body.test_move(start, along.normalize() * clear);
+        let from = start + ahead.travel;
+        landed = from.is_finite() && descend(body, from, up, settings);
     }
     if !landed {
         body.set_position(start);
@@ -310,7 +336,7 @@ pub fn step_down<B: KinematicBody + ?Sized>(
     }
     let height = vertical(body.position() - start, up);
     let slope = slope_angle(body.floor_normal(), up).unwrap_or(0.0);
-    let explained = horizontal_travel.max(0.0) * slope.tan();
+    let explained = along.length() * slope.tan();
     Some(StepDown {
         height,
         is_step: -height > explained + STEP_DOWN_TOLERANCE,

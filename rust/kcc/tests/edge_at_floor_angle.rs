@@ -114,7 +114,8 @@ fn an_edge_the_engine_does_not_count_as_floor_is_slid_off() {
     // 45.5 degrees from up: walkable for the sweep (45 degrees + 0.01 rad), not for the engine.
     let mut body = EdgeThenTread::new(45.5, false);
     let settings = StairSettings::default();
-    let down = step_down(&mut body, &settings, 0.02).expect("lands on the tread");
+    let down =
+        step_down(&mut body, &settings, Vec3::new(0.0, 0.0, 0.02)).expect("lands on the tread");
     assert!(body.on_floor);
     assert!((body.position.y - TREAD).abs() < 1e-4, "{}", body.position);
     assert!(
@@ -134,7 +135,8 @@ fn an_edge_the_engine_does_not_count_as_floor_is_slid_off() {
 fn an_edge_the_engine_counts_as_floor_is_a_landing() {
     let mut body = EdgeThenTread::new(45.5, true);
     let settings = StairSettings::default();
-    let down = step_down(&mut body, &settings, 0.02).expect("lands on the edge");
+    let down =
+        step_down(&mut body, &settings, Vec3::new(0.0, 0.0, 0.02)).expect("lands on the edge");
     assert!(body.on_floor);
     assert_eq!(body.position, Vec3::new(0.0, -0.02, 0.0));
     assert!((down.height + 0.02).abs() < 1e-6, "{down:?}");
@@ -145,7 +147,7 @@ fn an_edge_the_engine_counts_as_floor_is_a_landing() {
 fn a_steep_edge_is_slid_off_without_trying_to_land_on_it() {
     let mut body = EdgeThenTread::new(60.0, true);
     let settings = StairSettings::default();
-    step_down(&mut body, &settings, 0.02).expect("lands on the tread");
+    step_down(&mut body, &settings, Vec3::new(0.0, 0.0, 0.02)).expect("lands on the tread");
     assert!((body.position.y - TREAD).abs() < 1e-4, "{}", body.position);
     assert_eq!(body.snaps, 1, "only the tread is tried");
 }
@@ -156,6 +158,6 @@ fn no_floor_in_reach_leaves_the_body_where_it_was() {
     body.position = Vec3::new(0.0, 1.0, 0.0);
     body.edge_gap = 2.0;
     let settings = StairSettings::default();
-    assert!(step_down(&mut body, &settings, 0.0).is_none());
+    assert!(step_down(&mut body, &settings, Vec3::ZERO).is_none());
     assert_eq!(body.position, Vec3::new(0.0, 1.0, 0.0));
 }
