@@ -9,9 +9,9 @@ use std::sync::Arc;
 
 use common::*;
 use glam::Vec3;
-use kcc::{Controller, KinematicBody, MotionTest, StepSmoother, TickInput};
+use kcc::{Controller, KinematicBody, MotionTest, TickInput};
 use kcc_parry::world::{bisect, bisection_steps};
-use kcc_parry::{BodySettings, CharacterShape, ParryBody, Solid, World, geometry};
+use kcc_parry::{CharacterShape, Solid, World, geometry};
 
 /// Capsule radius, m (the common capsule: radius 0.4, height 1.8).
 const R: f32 = 0.4;
@@ -35,14 +35,6 @@ fn alone(solids: Vec<Solid>) -> Arc<World> {
     let mut world = World::new();
     world.extend(solids);
     Arc::new(world)
-}
-
-fn body_in(world: &Arc<World>, shape: CharacterShape, at: Vec3) -> ParryBody {
-    let settings = BodySettings {
-        shape,
-        ..BodySettings::default()
-    };
-    ParryBody::new(world.clone(), settings, at).unwrap()
 }
 
 /// A step 4 m wide, 0.3 m high, from z = -1 to z = 1 (front edge at y = 0.3, z = 1), with
@@ -83,7 +75,7 @@ fn a_capsule_falling_on_a_rounded_edge_rests_on_the_quarter_cylinder() {
         // A 2 m high block: its smallest half extent (1 m) allows the full 0.04 m.
         let world = alone(vec![block(margin)]);
         assert_eq!(world.solids()[0].convex_radius(), r);
-        let mut body = body_in(&world, capsule(), Vec3::ZERO);
+        let mut body = common::body(&world, capsule(), Vec3::ZERO);
         for past in [0.05f32, 0.2, 0.35] {
             let from = Vec3::new(0.0, 3.0, 1.0 + past);
             let test = body.test_move(from, Vec3::new(0.0, -2.0, 0.0));
@@ -142,8 +134,8 @@ fn rounded_and_sharp_edges_differ_as_jolt_and_sharp_boxes_do() {
     let rounded_world = alone(vec![block(0.04)]);
     let from = Vec3::new(0.0, 3.0, 1.2);
     let motion = Vec3::new(0.0, -2.0, 0.0);
-    let a = body_in(&sharp_world, capsule(), Vec3::ZERO).test_move(from, motion);
-    let b = body_in(&rounded_world, capsule(), Vec3::ZERO).test_move(from, motion);
+    let a = common::body(&sharp_world, capsule(), Vec3::ZERO).test_move(from, motion);
+    let b = common::body(&rounded_world, capsule(), Vec3::ZERO).test_move(from, motion);
     // Each stops where Jolt's search stops short of its own touch.
     let stop = |rest: f32| from.y - jolt_stop(from.y - rest, 2.0).0;
     assert!((from.y + a.travel.y - stop(sharp)).abs() < 1e-6);
@@ -159,7 +151,7 @@ fn a_capsule_sweeping_into_a_rounded_step_edge_gets_the_tilted_normal() {
         // The step is 0.3 m high: its radius is clamped to 0.08 x 0.15 m = 1.2 cm.
         let world = alone(vec![step(margin)]);
         assert!((world.solids()[0].convex_radius() - r).abs() < 1e-9);
-        let mut body = body_in(&world, capsule(), Vec3::ZERO);
+        let mut body = common::body(&world, capsule(), Vec3::ZERO);
         let from = Vec3::new(0.0, 0.0, 2.0);
         let test = body.test_move(from, Vec3::new(0.0, 0.0, -1.5));
         let axis_y = 0.3 - r;
@@ -210,7 +202,7 @@ fn a_margin_above_the_fraction_is_clamped_as_jolt_does() {
     // 0.1 m past the edge rests on an edge of radius 1.2 cm.
     let world = alone(vec![step(0.04)]);
     let r = 0.15f32 * 0.08;
-    let test = body_in(&world, capsule(), Vec3::ZERO)
+    let test = common::body(&world, capsule(), Vec3::ZERO)
         .test_move(Vec3::new(0.0, 1.0, 1.1), Vec3::new(0.0, -1.0, 0.0));
     let (rest, _) = falls_on_edge(1.1, 0.3, 1.0, r);
     let (safe, unsafe_) = jolt_stop(1.0 - rest, 1.0);
@@ -231,7 +223,7 @@ fn flat_faces_stay_where_the_sharp_faces_are() {
         let mut heights = Vec::new();
         for margin in [0.0, 0.04] {
             let world = alone(vec![block(margin)]);
-            let mut body = body_in(&world, shape, Vec3::ZERO);
+            let mut body = common::body(&world, shape, Vec3::ZERO);
             // Falls onto the middle of the top face (first touch after 1.1 m of 2 m).
             let from = Vec3::new(0.3, 3.1, -0.2);
             let test = body.test_move(from, Vec3::new(0.0, -2.0, 0.0));
@@ -240,7 +232,7 @@ fn flat_faces_stay_where_the_sharp_faces_are() {
             heights.push(from.y + test.travel.y);
             // The controller settles on it at the same height.
             let controller = Controller::new(settings(4.0)).unwrap();
-            let mut body = body_in(&world, shape, Vec3::new(0.3, 2.05, -0.2));
+            let mut body = common::body(&world, shape, Vec3::new(0.3, 2.05, -0.2));
             settle(&controller, &mut body, 60.0);
             heights.push(body.position().y);
             assert!(
@@ -260,7 +252,7 @@ fn flat_faces_stay_where_the_sharp_faces_are() {
         let mut stops = Vec::new();
         for margin in [0.0, 0.04] {
             let world = alone(vec![block(margin)]);
-            let test = body_in(&world, shape, Vec3::ZERO)
+            let test = common::body(&world, shape, Vec3::ZERO)
                 .test_move(Vec3::new(0.0, 0.5, 2.0), Vec3::new(0.0, 0.0, -1.5));
             assert!(contact(&test).normal.distance(Vec3::Z) < 1e-6);
             stops.push(2.0 + test.travel.z);
@@ -277,7 +269,7 @@ fn penetration_is_the_depth_below_a_rounded_face_at_any_depth() {
     // sharp box is measured (as Jolt's EPA does): the depth under a face is the same either way.
     let world = alone(vec![block(0.04)]);
     for shape in [capsule(), cylinder()] {
-        let mut body = body_in(&world, shape, Vec3::ZERO);
+        let mut body = common::body(&world, shape, Vec3::ZERO);
         for i in 1..80 {
             let depth = i as f32 * 0.01;
             body.set_position(Vec3::new(0.3, 2.0 - depth, -0.2));
@@ -318,7 +310,7 @@ fn a_rounded_ramp_keeps_its_face_planes() {
             // Falls onto the middle of the slope.
             let from = Vec3::new(0.2, 4.0, -1.7);
             let test =
-                body_in(&world, shape, Vec3::ZERO).test_move(from, Vec3::new(0.0, -4.0, 0.0));
+                common::body(&world, shape, Vec3::ZERO).test_move(from, Vec3::new(0.0, -4.0, 0.0));
             let c = contact(&test);
             stops.push(from.y + test.travel.y);
             if matches!(shape, CharacterShape::Capsule { .. }) {
@@ -335,7 +327,7 @@ fn a_rounded_ramp_keeps_its_face_planes() {
     // The capsule rests where the sphere touches the plane: height of the slope under its
     // centre plus R (1 / cos - 1), for the capsule's centre 1.7 m along.
     let world = alone(vec![rounded]);
-    let test = body_in(&world, capsule(), Vec3::ZERO)
+    let test = common::body(&world, capsule(), Vec3::ZERO)
         .test_move(Vec3::new(0.2, 4.0, -1.7), Vec3::new(0.0, -4.0, 0.0));
     let rest = 1.7 * angle.tan() + R / angle.cos() - R;
     let expected = 4.0 - jolt_stop(4.0 - rest, 4.0).0;
@@ -369,8 +361,8 @@ fn margin_zero_gives_the_sharp_results_exactly() {
         (seed >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
     };
     for shape in [capsule(), cylinder()] {
-        let mut a = body_in(&plain, shape, Vec3::ZERO);
-        let mut b = body_in(&zero, shape, Vec3::ZERO);
+        let mut a = common::body(&plain, shape, Vec3::ZERO);
+        let mut b = common::body(&zero, shape, Vec3::ZERO);
         let mut hits = 0;
         for _ in 0..3000 {
             let from = Vec3::new(next() * 2.0 + 1.0, next().abs() * 1.5, next() * 2.0 - 0.5);
@@ -434,142 +426,23 @@ fn climbs_rounded_stairs_at_60_hz() {
         for step in &world.solids()[..10] {
             assert!((step.convex_radius() - radius).abs() < 1e-9);
         }
-        climbs(&world, steps);
-    }
-}
-
-fn climbs(world: &Arc<World>, steps: Steps) {
-    let rate = 60.0;
-    for shape in [capsule(), cylinder()] {
-        let controller = Controller::new(settings(4.0)).unwrap();
-        let mut body = body_in(world, shape, Vec3::ZERO);
-        let mut velocity = settle(&controller, &mut body, rate);
-        velocity = Vec3::new(0.0, velocity.y, -4.0);
-        let mut reached = None;
-        let mut deepest = 0.0f32;
-        let mut drift = 0.0f32;
-        for tick in 1..=(rate * 5.0) as u32 {
-            let before = body.position();
-            let input = TickInput {
-                wish_direction: Vec3::NEG_Z,
-                jump: false,
-                velocity,
-            };
-            let report = controller.tick(&mut body, &input, 1.0 / rate);
-            velocity = report.velocity;
-            let after = body.position();
-            let state = body.contact_state();
-            drift = drift.max(after.x.abs());
-            assert!(
-                report.on_floor,
-                "{steps:?} {shape:?}: off floor at tick {tick}, {before} -> {after}, floor normal {}, wall normal {}",
-                state.floor_normal, state.wall_normal
-            );
-            assert!(
-                after.z < before.z,
-                "{steps:?} {shape:?}: no progress at tick {tick}: {before} -> {after}, wall normal {}",
-                state.wall_normal
-            );
-            deepest = deepest.max(body.penetration());
-            assert!(
-                body.penetration() < 0.01,
-                "{steps:?} {shape:?}: inside geometry at tick {tick}: {}",
-                body.penetration()
-            );
-            if after.y > 3.0 - 0.01 {
-                reached = Some(tick);
-                break;
-            }
+        for shape in [capsule(), cylinder()] {
+            climb_jolt_stairs(&world, shape, 60.0, &format!("{steps:?} {shape:?} rounded"));
         }
-        let ticks = reached.unwrap_or_else(|| {
-            panic!(
-                "{steps:?} {shape:?}: never reached the top, at {}",
-                body.position()
-            )
-        });
-        let ideal = (1.0 + 9.0 * 0.3) / 4.0;
-        let time = ticks as f32 / rate;
-        assert!(
-            time <= 1.5 * ideal,
-            "{steps:?} {shape:?}: {time} s vs ideal {ideal} s"
-        );
-        assert!(drift < 0.01, "{steps:?} {shape:?}: drift {drift}");
-        eprintln!(
-            "{steps:?} {shape:?} on rounded stairs: top in {time:.3} s (ideal {ideal:.3} s), deepest {deepest:.6} m, drift {drift:.5} m"
-        );
     }
 }
 
 #[test]
 fn walks_down_rounded_stairs_on_the_floor_every_tick() {
+    // From z = -4.5 the cylinder's rim ends tick 18 1.1 um from the side of a rounded edge,
+    // where Jolt drops the only contact of the step down's first probe (see
+    // `a_filtered_deepest_contact_is_no_collision_as_on_jolt`); the step down then probes
+    // again a little further along the walk.
     for steps in [Steps::Jolt, Steps::Deep] {
-        descends(&rounded_stairs(0.04, steps, true), steps);
-    }
-}
-
-fn descends(world: &Arc<World>, steps: Steps) {
-    let rate = 60.0;
-    for shape in [capsule(), cylinder()] {
-        let settings = settings(4.0);
-        let max_step = settings.stairs.max_step_height;
-        let controller = Controller::new(settings).unwrap();
-        // From z = -4.5 the cylinder's rim ends tick 18 1.1 um from the side of a rounded
-        // edge, where Jolt drops the only contact of the step down's first probe (see
-        // `a_filtered_deepest_contact_is_no_collision_as_on_jolt`); the step down then probes
-        // again a little further along the walk.
-        let mut body = body_in(world, shape, Vec3::new(0.0, 3.0, -4.5));
-        settle(&controller, &mut body, rate);
-        let mut velocity = Vec3::new(0.0, 0.0, 4.0);
-        let mut smoother = StepSmoother::default();
-        let mut ticks = 0;
-        while body.position().z < 1.0 {
-            let before = body.position();
-            let input = TickInput {
-                wish_direction: Vec3::Z,
-                jump: false,
-                velocity,
-            };
-            let report = controller.tick(&mut body, &input, 1.0 / rate);
-            velocity = report.velocity;
-            if let Some(dy) = report.stepped {
-                smoother.on_step(dy);
-            }
-            smoother.update(1.0 / rate);
-            let after = body.position();
-            ticks += 1;
-            let state = body.contact_state();
-            assert!(
-                report.on_floor,
-                "{steps:?} {shape:?}: off floor at tick {ticks}, {before} -> {after}, floor normal {}",
-                state.floor_normal
-            );
-            assert!(
-                before.y - after.y <= max_step + 1e-3,
-                "{steps:?} {shape:?}: dropped {} at tick {ticks}",
-                before.y - after.y
-            );
-            assert!(
-                after.z > before.z,
-                "{steps:?} {shape:?}: no progress at tick {ticks}"
-            );
-            assert!(
-                body.penetration() < 0.01,
-                "{steps:?} {shape:?}: inside geometry at tick {ticks}"
-            );
-            assert!(
-                ticks < 10 * rate as u32,
-                "{steps:?} {shape:?}: never reached the bottom"
-            );
+        let world = rounded_stairs(0.04, steps, true);
+        for shape in [capsule(), cylinder()] {
+            descend_jolt_stairs(&world, shape, 60.0, &format!("{steps:?} {shape:?} rounded"));
         }
-        assert!(
-            body.position().y < 0.01,
-            "{steps:?} {shape:?}: ends on the ground, at {}",
-            body.position()
-        );
-        eprintln!(
-            "{steps:?} {shape:?} down rounded stairs in {ticks} ticks, camera offset {:.3} m",
-            smoother.offset()
-        );
     }
 }
 
@@ -584,7 +457,7 @@ fn a_filtered_deepest_contact_is_no_collision_as_on_jolt() {
     // three sweeps (replayed in the Godot world: the whole motion, no contact).
     let world = rounded_stairs(0.04, Steps::Jolt, true);
     let from = Vec3::new(0.0, 2.998_277_7, -3.300_001_1);
-    let mut body = body_in(&world, cylinder(), from);
+    let mut body = common::body(&world, cylinder(), from);
     for length in [0.1, 0.3, 0.4] {
         let motion = Vec3::new(0.0, -length, 0.0);
         let down = body.test_move(from, motion);
@@ -622,7 +495,7 @@ fn rounded_spiral_staircase_is_climbed() {
         0.0,
         radius * 22f32.to_radians().sin(),
     );
-    let mut body = body_in(&world, cylinder(), start);
+    let mut body = common::body(&world, cylinder(), start);
     settle(&controller, &mut body, 60.0);
     let mut velocity = Vec3::ZERO;
     for tick in 0..60 * 20 {
@@ -666,7 +539,7 @@ fn rounded_ramp_of_30_degrees_is_walked_up_and_down() {
     let world = with_margin(vec![ramp, top], 0.04);
     assert!(world.solids()[0].convex_radius() > 0.01);
     let controller = Controller::new(settings(4.0)).unwrap();
-    let mut body = body_in(&world, capsule(), Vec3::ZERO);
+    let mut body = common::body(&world, capsule(), Vec3::ZERO);
     settle(&controller, &mut body, 60.0);
     let trace = walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 180);
     assert!(

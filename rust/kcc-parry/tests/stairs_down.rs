@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use glam::Vec3;
-use kcc::{Controller, KinematicBody, StepSmoother, TickInput};
+use kcc::{Controller, KinematicBody};
 
 /// The Jolt stairs (10 x 0.3 x 0.3, 4 m wide) going up along -Z from z = -1.
 fn stairs_world() -> std::sync::Arc<kcc_parry::World> {
@@ -24,59 +24,7 @@ fn walks_down_stairs_on_the_floor_every_tick() {
     let world = stairs_world();
     for shape in [capsule(), cylinder()] {
         for rate in [60.0, 120.0, 240.0] {
-            let settings = settings(4.0);
-            let max_step = settings.stairs.max_step_height;
-            let controller = Controller::new(settings).unwrap();
-            // Start on the top tread, facing down the stairs (+Z).
-            let mut body = body(&world, shape, Vec3::new(0.0, 3.0, -4.5));
-            settle(&controller, &mut body, rate);
-            let mut velocity = Vec3::new(0.0, 0.0, 4.0);
-            let mut largest_drop = 0.0f32;
-            let mut smoother = StepSmoother::default();
-            let mut ticks = 0;
-            while body.position().z < 1.0 {
-                let before = body.position();
-                let input = TickInput {
-                    wish_direction: Vec3::Z,
-                    jump: false,
-                    velocity,
-                };
-                let report = controller.tick(&mut body, &input, 1.0 / rate);
-                velocity = report.velocity;
-                if let Some(dy) = report.stepped {
-                    smoother.on_step(dy);
-                }
-                smoother.update(1.0 / rate);
-                let after = body.position();
-                ticks += 1;
-                assert!(
-                    report.on_floor,
-                    "{shape:?} {rate} Hz: off floor at {after} (tick {ticks})"
-                );
-                largest_drop = largest_drop.max(before.y - after.y);
-                assert!(
-                    before.y - after.y <= max_step + 1e-3,
-                    "{shape:?} {rate} Hz: dropped {}",
-                    before.y - after.y
-                );
-                assert!(
-                    after.z > before.z,
-                    "{shape:?} {rate} Hz: no progress at tick {ticks}"
-                );
-                assert!(
-                    ticks < 10 * rate as u32,
-                    "{shape:?} {rate} Hz: never reached the bottom"
-                );
-            }
-            assert!(
-                body.position().y < 0.01,
-                "ends on the ground, at {}",
-                body.position()
-            );
-            eprintln!(
-                "{shape:?} {rate} Hz: down in {ticks} ticks, largest drop {largest_drop:.3} m, camera offset {:.3} m",
-                smoother.offset()
-            );
+            descend_jolt_stairs(&world, shape, rate, &format!("{shape:?} {rate} Hz"));
         }
     }
 }

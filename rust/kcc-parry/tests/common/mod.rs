@@ -133,3 +133,133 @@ pub fn drive(
 pub fn ticks_off_floor(trace: &[Tick]) -> usize {
     trace.iter().filter(|t| !t.report.on_floor).count()
 }
+
+/// Height of the top tread of the Jolt stairs (10 steps of 0.3 x 0.3 m along -Z from z = -1),
+/// m.
+pub const JOLT_STAIRS_TOP: f32 = 3.0;
+
+/// Climbs the Jolt stairs of `world` from z = 0 at 4 m/s and `rate` Hz with `shape`: on the
+/// floor and moving forward every tick, never more than 1 cm inside geometry, less than 1 cm of
+/// sideways drift, and the top within 1.5 x the ideal time. `label` names the case in
+/// failures. Returns the time to the top, s.
+pub fn climb_jolt_stairs(world: &Arc<World>, shape: CharacterShape, rate: f32, label: &str) -> f32 {
+    let controller = Controller::new(settings(4.0)).unwrap();
+    let mut body = body(world, shape, Vec3::ZERO);
+    let mut velocity = settle(&controller, &mut body, rate);
+    // Start at full speed so the ideal time is distance / speed.
+    velocity = Vec3::new(0.0, velocity.y, -4.0);
+    let mut drift = 0.0f32;
+    let mut reached = None;
+    for tick in 1..=(rate * 5.0) as u32 {
+        let before = body.position();
+        let input = TickInput {
+            wish_direction: Vec3::NEG_Z,
+            jump: false,
+            velocity,
+        };
+        let report = controller.tick(&mut body, &input, 1.0 / rate);
+        velocity = report.velocity;
+        let after = body.position();
+        let state = body.contact_state();
+        drift = drift.max(after.x.abs());
+        assert!(
+            report.on_floor,
+            "{label}: off floor at tick {tick}, {before} -> {after}, floor normal {}, wall normal {}",
+            state.floor_normal, state.wall_normal
+        );
+        assert!(
+            after.z < before.z,
+            "{label}: no progress at tick {tick}: {before} -> {after}, wall normal {}",
+            state.wall_normal
+        );
+        assert!(
+            body.penetration() < 0.01,
+            "{label}: inside geometry at tick {tick}: {}",
+            body.penetration()
+        );
+        if after.y > JOLT_STAIRS_TOP - 0.01 {
+            reached = Some(tick);
+            break;
+        }
+    }
+    let ticks =
+        reached.unwrap_or_else(|| panic!("{label}: never reached the top, at {}", body.position()));
+    // The top tread starts 1 m + 9 runs ahead of the start.
+    let ideal = (1.0 + 9.0 * 0.3) / 4.0;
+    let time = ticks as f32 / rate;
+    assert!(time <= 1.5 * ideal, "{label}: {time} s vs ideal {ideal} s");
+    assert!(drift < 0.01, "{label}: drift {drift}");
+    eprintln!(
+        "{label}: top in {time:.3} s (ideal {ideal:.3} s, ratio {:.2}), drift {drift:.5} m",
+        time / ideal
+    );
+    time
+}
+
+/// Walks down the Jolt stairs of `world` (with a landing at the top) from the top tread at
+/// 4 m/s and `rate` Hz with `shape`: on the floor and moving forward every tick, no drop larger
+/// than the max step height, never more than 1 cm inside geometry, on the ground at the end,
+/// within 10 s. `label` names the case in failures. Returns the ticks it took.
+pub fn descend_jolt_stairs(
+    world: &Arc<World>,
+    shape: CharacterShape,
+    rate: f32,
+    label: &str,
+) -> u32 {
+    let settings = settings(4.0);
+    let max_step = settings.stairs.max_step_height;
+    let controller = Controller::new(settings).unwrap();
+    // Start on the top tread, facing down the stairs (+Z).
+    let mut body = body(world, shape, Vec3::new(0.0, JOLT_STAIRS_TOP, -4.5));
+    settle(&controller, &mut body, rate);
+    let mut velocity = Vec3::new(0.0, 0.0, 4.0);
+    let mut largest_drop = 0.0f32;
+    let mut smoother = kcc::StepSmoother::default();
+    let mut ticks = 0;
+    while body.position().z < 1.0 {
+        let before = body.position();
+        let input = TickInput {
+            wish_direction: Vec3::Z,
+            jump: false,
+            velocity,
+        };
+        let report = controller.tick(&mut body, &input, 1.0 / rate);
+        velocity = report.velocity;
+        if let Some(dy) = report.stepped {
+            smoother.on_step(dy);
+        }
+        smoother.update(1.0 / rate);
+        let after = body.position();
+        ticks += 1;
+        assert!(
+            report.on_floor,
+            "{label}: off floor at tick {ticks}, {before} -> {after}, floor normal {}",
+            body.contact_state().floor_normal
+        );
+        largest_drop = largest_drop.max(before.y - after.y);
+        assert!(
+            before.y - after.y <= max_step + 1e-3,
+            "{label}: dropped {} at tick {ticks}",
+            before.y - after.y
+        );
+        assert!(after.z > before.z, "{label}: no progress at tick {ticks}");
+        assert!(
+            body.penetration() < 0.01,
+            "{label}: inside geometry at tick {ticks}"
+        );
+        assert!(
+            ticks < 10 * rate as u32,
+            "{label}: never reached the bottom"
+        );
+    }
+    assert!(
+        body.position().y < 0.01,
+        "{label}: ends on the ground, at {}",
+        body.position()
+    );
+    eprintln!(
+        "{label}: down in {ticks} ticks, largest drop {largest_drop:.3} m, camera offset {:.3} m",
+        smoother.offset()
+    );
+    ticks
+}
