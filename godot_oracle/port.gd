@@ -58,6 +58,11 @@ func is_on_floor() -> bool:
 	return body.is_on_floor()
 
 
+## True when the last slide touched a wall.
+func is_on_wall() -> bool:
+	return body.is_on_wall()
+
+
 ## Normal of the floor after the last slide.
 func floor_normal() -> Vector3:
 	return body.get_floor_normal()

@@ -131,6 +131,10 @@ where
         self.owner.base().is_on_floor()
     }
 
+    fn is_on_wall(&self) -> bool {
+        self.owner.base().is_on_wall()
+    }
+
     fn floor_normal(&self) -> glam::Vec3 {
         to_glam(self.owner.base().get_floor_normal())
     }

@@ -121,11 +121,18 @@ pub struct RustCharacterBody3D {
     #[init(val = defaults().air_release_time)]
     air_release_time: f32,
 
-    /// Downward acceleration, in m/s².
+    /// Use [member custom_gravity] instead of Godot's gravity for this body. Off: the body
+    /// falls with [method PhysicsBody3D.get_gravity] (the project's default gravity, and the
+    /// gravity of any [Area3D] it is in), the part of it along -[member
+    /// CharacterBody3D.up_direction].
     #[export_group(name = "Gravity & Jump")]
+    #[export]
+    use_custom_gravity: bool,
+
+    /// Downward acceleration when [member use_custom_gravity] is on, in m/s².
     #[export(range = (0.0, 50.0, 0.1, or_greater, suffix = "m/s²"))]
-    #[init(val = defaults().gravity)]
-    gravity: f32,
+    #[init(val = defaults().custom_gravity)]
+    custom_gravity: f32,
 
     /// Fastest falling speed, in m/s.
     #[export(range = (0.1, 100.0, 0.1, or_greater, suffix = "m/s"))]
@@ -170,8 +177,9 @@ pub struct RustCharacterBody3D {
     #[init(val = StringName::from("jump"))]
     jump_action: StringName,
 
-    /// A [Node3D] whose turn around +Y orients the input, usually the pivot that turns the
-    /// camera. Its pitch, roll and scale are ignored. Empty: the body's own rotation.
+    /// A [Node3D] whose heading orients the input, usually the pivot that turns the camera:
+    /// its turn around the body's [member CharacterBody3D.up_direction]. Its pitch, roll and
+    /// scale are ignored. Empty: the body's own rotation.
     #[export(node_path = ("Node3D"))]
     #[var(set = set_yaw_node)]
     yaw_node: NodePath,
@@ -305,10 +313,12 @@ impl RustCharacterBody3D {
     }
 
     /// Building block: if a step blocks the horizontal part of
-    /// [member CharacterBody3D.velocity] over `delta` s, moves the body up onto it and returns
-    /// the height gained in m (emitting [signal stepped]). Returns 0 and leaves the body alone
-    /// when it is not on floor, is moving up, or nothing steppable is ahead. Call it before
-    /// `move_and_slide()`.
+    /// [member CharacterBody3D.velocity] over `delta` s, lifts the body onto the step (and a
+    /// little ahead when the tread needs it), drops the vertical part of the velocity (it now
+    /// stands on the step) and returns the height gained in m, emitting [signal stepped].
+    /// Your `move_and_slide()` right after it then carries the body across the tread, so the
+    /// body moves once per tick and Godot's state describes the move. Returns 0 and leaves the
+    /// body alone when it is not on floor, is moving up, or nothing steppable is ahead.
     #[func]
     fn stair_step_up(&mut self, delta: f64) -> f32 {
         let Some((controller, velocity)) = self.prepare("stair_step_up") else {
@@ -316,6 +326,9 @@ impl RustCharacterBody3D {
         };
         let height = controller.stair_step_up(&mut GodotBody::new(self), velocity, delta as f32);
         if height > 0.0 {
+            let up = to_glam(self.base().get_up_direction());
+            let run = kcc::floor::horizontal(velocity, up);
+            self.base_mut().set_velocity(to_godot(run));
             self.emit_step(height);
         }
         height
@@ -389,15 +402,35 @@ impl RustCharacterBody3D {
             air_max_speed: self.air_max_speed,
             air_attack_time: self.air_attack_time,
             air_release_time: self.air_release_time,
-            gravity: self.gravity,
+            use_custom_gravity: self.use_custom_gravity,
+            custom_gravity: self.custom_gravity,
             terminal_speed: self.terminal_speed,
             jump_velocity: self.jump_velocity,
         }
     }
 
+    /// Downward acceleration the world gives the body, m/s²: Godot's `get_gravity()` (the
+    /// project's default gravity and any `Area3D` overrides) along -`up_direction`, never
+    /// negative. The core's default outside the scene tree, where Godot has no gravity to
+    /// give.
+    fn world_gravity(&self) -> f32 {
+        let base = self.base();
+        if !base.is_inside_tree() {
+            return defaults().custom_gravity;
+        }
+        let down = -to_glam(base.get_up_direction()).normalize_or(glam::Vec3::Y);
+        let along = down.dot(to_glam(base.get_gravity()));
+        if along.is_finite() {
+            along.max(0.0)
+        } else {
+            0.0
+        }
+    }
+
     /// A controller with the current properties, bad ones clamped (each problem warned once).
     fn controller(&mut self) -> Option<Controller> {
-        let (settings, problems) = sanitize(self.properties().to_settings());
+        let world_gravity = self.world_gravity();
+        let (settings, problems) = sanitize(self.properties().to_settings(world_gravity));
         for problem in problems {
             self.warn_once(format!("{problem}; using a safe value instead"));
         }
@@ -504,7 +537,8 @@ impl RustCharacterBody3D {
             Some(node) => node.get_global_basis(),
             None => self.base().get_global_basis(),
         };
-        (wish_direction(stick, yaw), jump)
+        let up = self.base().get_up_direction();
+        (wish_direction(stick, yaw, up), jump)
     }
 
     /// Where the yaw node path leads, and the node when it is a `Node3D`.
@@ -547,7 +581,7 @@ impl RustCharacterBody3D {
             grounded: base.get_motion_mode() == MotionMode::GROUNDED,
             builtin_input: self.use_builtin_input,
             yaw_node: self.resolve_yaw_node().0,
-            settings_problems: sanitize(self.properties().to_settings()).1,
+            settings_problems: sanitize(self.properties().to_settings(defaults().custom_gravity)).1,
         }
     }
 

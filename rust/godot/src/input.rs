@@ -2,13 +2,15 @@
 //!
 //! `Input.get_vector(left, right, forward, back)` gives `x` to the right and `y` backwards, in
 //! the frame of whatever the player looks through. The yaw node (usually a pivot that carries
-//! the camera) says where that is: only its turn around the world's up axis (+Y) is used, so a
-//! camera that also pitches or a scaled node still walks at full speed along the ground.
+//! the camera) says where that is: only its heading across the ground is used (its turn around
+//! the body's up direction), so a camera that also pitches or a scaled node still walks at full
+//! speed along the ground, and a body whose `up_direction` is not +Y walks on its own ground.
 
 use godot::builtin::{Basis, Vector2, Vector3};
 
 /// The wish direction for `stick` (each axis -1..1, as `Input.get_vector` returns it) seen
-/// through `yaw`: the global basis of the yaw node. Horizontal, as long as the stick.
+/// through `yaw` (the global basis of the yaw node), on the ground of a body whose up
+/// direction is `up`: perpendicular to `up`, as long as the stick.
 ///
 /// ```
 /// use godot::builtin::{Basis, Vector2, Vector3};
@@ -17,28 +19,42 @@ use godot::builtin::{Basis, Vector2, Vector3};
 /// // Stick pushed forward with the camera turned 90 degrees left (as Godot's rotation.y):
 /// // forward is now -X.
 /// let yaw = Basis::from_axis_angle(Vector3::UP, std::f32::consts::FRAC_PI_2);
-/// let wish = wish_direction(Vector2::new(0.0, -1.0), yaw);
+/// let wish = wish_direction(Vector2::new(0.0, -1.0), yaw, Vector3::UP);
 /// assert!((wish - Vector3::new(-1.0, 0.0, 0.0)).length() < 1e-5);
 /// ```
-pub fn wish_direction(stick: Vector2, yaw: Basis) -> Vector3 {
-    let turned = Basis::from_axis_angle(Vector3::UP, yaw_angle(yaw));
-    turned * Vector3::new(stick.x, 0.0, stick.y)
+pub fn wish_direction(stick: Vector2, yaw: Basis, up: Vector3) -> Vector3 {
+    let up = unit_up(up);
+    let back = ground_back(yaw, up);
+    let right = up.cross(back);
+    right * stick.x + back * stick.y
 }
 
-/// The turn of `basis` around +Y, rad: the heading of its backward axis (+Z) across the
-/// ground, or, when that axis points (almost) straight up or down, of its right axis (+X).
-/// 0 when neither can be seen or the basis is not finite.
-pub fn yaw_angle(basis: Basis) -> f32 {
-    let back = basis.col_c();
-    let right = basis.col_a();
-    let angle = if back.x.hypot(back.z) > VISIBLE_HEADING {
-        back.x.atan2(back.z)
-    } else if right.x.hypot(right.z) > VISIBLE_HEADING {
-        (-right.z).atan2(right.x)
+/// `up` as a unit vector; +Y when it is zero or not finite (as the core treats the body's up).
+fn unit_up(up: Vector3) -> Vector3 {
+    let length = up.length();
+    if up.is_finite() && length > 1e-6 {
+        up / length
     } else {
-        0.0
+        Vector3::UP
+    }
+}
+
+/// The unit "backward" direction across the ground (perpendicular to unit `up`) that `basis`
+/// faces: its backward axis (+Z) laid onto the ground, or, when that axis points (almost)
+/// along `up`, its right axis (+X) laid onto the ground and turned a quarter back. When
+/// neither can be seen or the basis is not finite, the world's +Z (else +X) laid onto the
+/// ground: no turn.
+pub fn ground_back(basis: Basis, up: Vector3) -> Vector3 {
+    let flat = |axis: Vector3| {
+        let on_ground = axis - up * axis.dot(up);
+        let length = on_ground.length();
+        (on_ground.is_finite() && length > VISIBLE_HEADING).then(|| on_ground / length)
     };
-    if angle.is_finite() { angle } else { 0.0 }
+    flat(basis.col_c())
+        .or_else(|| flat(basis.col_a()).map(|right| right.cross(up)))
+        .or_else(|| flat(Vector3::BACK))
+        .or_else(|| flat(Vector3::RIGHT).map(|right| right.cross(up)))
+        .unwrap_or(Vector3::BACK)
 }
 
 /// Shortest ground projection of an axis whose heading is trusted, in units of the axis.
@@ -56,16 +72,16 @@ mod tests {
 
     #[test]
     fn unturned_forward_is_negative_z() {
-        let forward = wish_direction(Vector2::new(0.0, -1.0), Basis::IDENTITY);
+        let forward = wish_direction(Vector2::new(0.0, -1.0), Basis::IDENTITY, Vector3::UP);
         assert!(close(forward, Vector3::new(0.0, 0.0, -1.0)), "{forward:?}");
-        let right = wish_direction(Vector2::new(1.0, 0.0), Basis::IDENTITY);
+        let right = wish_direction(Vector2::new(1.0, 0.0), Basis::IDENTITY, Vector3::UP);
         assert!(close(right, Vector3::new(1.0, 0.0, 0.0)), "{right:?}");
     }
 
     #[test]
     fn turning_left_a_quarter_turns_forward_to_negative_x() {
         let yaw = Basis::from_axis_angle(Vector3::UP, FRAC_PI_2);
-        let forward = wish_direction(Vector2::new(0.0, -1.0), yaw);
+        let forward = wish_direction(Vector2::new(0.0, -1.0), yaw, Vector3::UP);
         assert!(close(forward, Vector3::new(-1.0, 0.0, 0.0)), "{forward:?}");
     }
 
@@ -75,9 +91,10 @@ mod tests {
         let looking_down = Basis::from_euler(EulerOrder::YXZ, Vector3::new(-1.2, yaw, 0.0));
         let scaled = Basis::from_axis_angle(Vector3::UP, yaw).scaled(Vector3::splat(3.0));
         let stick = Vector2::new(0.6, -0.8);
-        let expected = wish_direction(stick, Basis::from_axis_angle(Vector3::UP, yaw));
+        let plain = Basis::from_axis_angle(Vector3::UP, yaw);
+        let expected = wish_direction(stick, plain, Vector3::UP);
         for basis in [looking_down, scaled] {
-            let wish = wish_direction(stick, basis);
+            let wish = wish_direction(stick, basis, Vector3::UP);
             assert!(close(wish, expected), "{wish:?} vs {expected:?}");
             assert!((wish.length() - 1.0).abs() < 1e-5);
             assert_eq!(wish.y, 0.0);
@@ -85,26 +102,50 @@ mod tests {
     }
 
     #[test]
-    fn degenerate_bases_give_no_turn() {
+    fn input_lies_on_the_ground_of_the_bodys_up() {
+        // A body walking on a wall: up is +X. The camera pivot is the body's own frame turned
+        // so that its up is +X (rotated -90 degrees about Z); forward on the stick is -Z still.
+        let up = Vector3::RIGHT;
+        let pivot = Basis::from_axis_angle(Vector3::BACK, -FRAC_PI_2);
+        let forward = wish_direction(Vector2::new(0.0, -1.0), pivot, up);
+        assert!(close(forward, Vector3::new(0.0, 0.0, -1.0)), "{forward:?}");
+        let right = wish_direction(Vector2::new(1.0, 0.0), pivot, up);
+        assert!(close(right, Vector3::new(0.0, -1.0, 0.0)), "{right:?}");
+        for stick in [Vector2::new(0.3, -0.9), Vector2::new(-1.0, 0.0)] {
+            let wish = wish_direction(stick, pivot, up);
+            assert!(wish.dot(up).abs() < 1e-5, "{wish:?} leaves the ground");
+            assert!((wish.length() - stick.length()).abs() < 1e-5);
+        }
+        // Upside down (up is -Y): the ground is the same plane, right and left swap.
+        let down = wish_direction(Vector2::new(1.0, 0.0), Basis::IDENTITY, Vector3::DOWN);
+        assert!(close(down, Vector3::new(-1.0, 0.0, 0.0)), "{down:?}");
+    }
+
+    #[test]
+    fn degenerate_bases_and_ups_give_no_turn() {
         // Looking straight down, the heading comes from the right axis.
         for yaw in [0.0, 0.5, -2.0] {
             let straight_down =
                 Basis::from_euler(EulerOrder::YXZ, Vector3::new(-FRAC_PI_2, yaw, 0.0));
-            assert!((yaw_angle(straight_down) - yaw).abs() < 1e-4, "{yaw}");
+            let expected = Basis::from_axis_angle(Vector3::UP, yaw).col_c();
+            let back = ground_back(straight_down, Vector3::UP);
+            assert!(close(back, expected), "{yaw}: {back:?}");
         }
         let broken = Basis::from_cols(
             Vector3::ZERO,
             Vector3::ZERO,
             Vector3::new(f32::NAN, 0.0, 1.0),
         );
-        assert_eq!(yaw_angle(broken), 0.0);
-        assert_eq!(
-            yaw_angle(Basis::from_cols(
-                Vector3::ZERO,
-                Vector3::ZERO,
-                Vector3::ZERO
-            )),
-            0.0
-        );
+        assert_eq!(ground_back(broken, Vector3::UP), Vector3::BACK);
+        let zero = Basis::from_cols(Vector3::ZERO, Vector3::ZERO, Vector3::ZERO);
+        assert_eq!(ground_back(zero, Vector3::UP), Vector3::BACK);
+        // A broken up counts as +Y.
+        for up in [Vector3::ZERO, Vector3::new(f32::NAN, 1.0, 0.0)] {
+            let wish = wish_direction(Vector2::new(0.0, -1.0), Basis::IDENTITY, up);
+            assert!(
+                close(wish, Vector3::new(0.0, 0.0, -1.0)),
+                "{up:?}: {wish:?}"
+            );
+        }
     }
 }

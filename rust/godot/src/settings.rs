@@ -37,8 +37,10 @@ pub struct Properties {
     pub air_attack_time: f32,
     /// Time to stop in the air, s.
     pub air_release_time: f32,
-    /// Downward acceleration, m/s².
-    pub gravity: f32,
+    /// Fall with [`custom_gravity`](Self::custom_gravity) instead of the world's gravity.
+    pub use_custom_gravity: bool,
+    /// Downward acceleration when [`use_custom_gravity`](Self::use_custom_gravity) is on, m/s².
+    pub custom_gravity: f32,
     /// Fastest fall, m/s.
     pub terminal_speed: f32,
     /// Upward speed of a jump, m/s.
@@ -74,7 +76,8 @@ impl Properties {
             air_max_speed: air.max_speed,
             air_attack_time: air.attack_time,
             air_release_time: air.release_time,
-            gravity: gravity.gravity,
+            use_custom_gravity: false,
+            custom_gravity: gravity.gravity,
             terminal_speed: gravity.terminal_speed,
             jump_velocity: gravity.jump_velocity,
         }
@@ -82,7 +85,9 @@ impl Properties {
 
     /// The core's settings, unchecked: pass them through [`sanitize`] before use. A negative
     /// iteration count becomes 0, which the core refuses and [`sanitize`] repairs.
-    pub fn to_settings(&self) -> ControllerSettings {
+    /// `world_gravity` is the downward acceleration the world gives the body (m/s², from
+    /// `get_gravity()`), used unless [`use_custom_gravity`](Self::use_custom_gravity) is on.
+    pub fn to_settings(&self, world_gravity: f32) -> ControllerSettings {
         let mut settings = ControllerSettings::default();
         let stairs = &mut settings.stairs;
         stairs.max_step_height = self.max_step_height;
@@ -101,7 +106,11 @@ impl Properties {
         air.attack_time = self.air_attack_time;
         air.release_time = self.air_release_time;
         let gravity = &mut settings.gravity;
-        gravity.gravity = self.gravity;
+        gravity.gravity = if self.use_custom_gravity {
+            self.custom_gravity
+        } else {
+            world_gravity
+        };
         gravity.terminal_speed = self.terminal_speed;
         gravity.jump_velocity = self.jump_velocity;
         settings
@@ -120,15 +129,17 @@ mod tests {
     use super::*;
     use kcc::settings::{MIN_SPEED, MIN_TIME};
 
+    /// Godot's default gravity, m/s² (the project setting `physics/3d/default_gravity`).
+    const GODOT_GRAVITY: f32 = 9.8;
+
     #[test]
     fn defaults_are_the_cores() {
         let properties = Properties::default();
-        assert_eq!(properties.to_settings(), ControllerSettings::default());
-        assert_eq!(
-            Properties::from_settings(&properties.to_settings()),
-            properties
-        );
-        let (settings, problems) = sanitize(properties.to_settings());
+        assert!(!properties.use_custom_gravity);
+        let settings = properties.to_settings(GODOT_GRAVITY);
+        assert_eq!(settings, ControllerSettings::default());
+        assert_eq!(Properties::from_settings(&settings), properties);
+        let (settings, problems) = sanitize(properties.to_settings(GODOT_GRAVITY));
         assert!(problems.is_empty());
         assert_eq!(settings, ControllerSettings::default());
     }
@@ -149,11 +160,12 @@ mod tests {
             air_max_speed: 6.0,
             air_attack_time: 0.6,
             air_release_time: 0.7,
-            gravity: 20.0,
+            use_custom_gravity: true,
+            custom_gravity: 20.0,
             terminal_speed: 30.0,
             jump_velocity: 6.5,
         };
-        let s = p.to_settings();
+        let s = p.to_settings(GODOT_GRAVITY);
         assert_eq!(s.stairs.max_step_height, 0.31);
         assert_eq!(s.stairs.min_step_depth, 0.12);
         assert_eq!(s.stairs.min_step_forward, 0.03);
@@ -169,7 +181,26 @@ mod tests {
         assert_eq!(s.gravity.gravity, 20.0);
         assert_eq!(s.gravity.terminal_speed, 30.0);
         assert_eq!(s.gravity.jump_velocity, 6.5);
-        assert_eq!(Properties::from_settings(&s), p);
+        let back = Properties::from_settings(&s);
+        assert_eq!(back.custom_gravity, 20.0);
+        assert_eq!(
+            Properties {
+                use_custom_gravity: true,
+                ..back
+            },
+            p
+        );
+    }
+
+    #[test]
+    fn the_worlds_gravity_is_used_unless_a_custom_one_is_asked_for() {
+        let mut p = Properties {
+            custom_gravity: 3.0,
+            ..Properties::default()
+        };
+        assert_eq!(p.to_settings(24.5).gravity.gravity, 24.5);
+        p.use_custom_gravity = true;
+        assert_eq!(p.to_settings(24.5).gravity.gravity, 3.0);
     }
 
     #[test]
@@ -186,12 +217,13 @@ mod tests {
             air_max_speed: -2.0,
             air_attack_time: 0.0,
             air_release_time: f32::NAN,
-            gravity: -9.8,
+            use_custom_gravity: true,
+            custom_gravity: -9.8,
             terminal_speed: 0.0,
             jump_velocity: -4.0,
             ..Properties::default()
         };
-        let (s, problems) = sanitize(p.to_settings());
+        let (s, problems) = sanitize(p.to_settings(GODOT_GRAVITY));
         assert_eq!(s.validate(), Ok(()));
         assert_eq!(problems.len(), 14, "{problems:?}");
         assert_eq!(s.stairs.max_step_height, 0.0);

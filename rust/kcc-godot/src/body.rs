@@ -288,6 +288,10 @@ impl KinematicBody for GodotBody<'_> {
         self.state.on_floor
     }
 
+    fn is_on_wall(&self) -> bool {
+        self.state.on_wall
+    }
+
     fn floor_normal(&self) -> Vec3 {
         v(self.state.floor_normal)
     }

@@ -23,6 +23,15 @@ pub struct ContactState {
     pub wall_normal: Vec3,
     /// Normal of the ceiling (zero when not on a ceiling).
     pub ceiling_normal: Vec3,
+    /// Godot's `get_real_velocity()`: how far the last slide moved the body (its snap
+    /// included) over the slide's delta, m/s. A teleport or a floor snap after it does not
+    /// change it.
+    pub real_velocity: Vec3,
+    /// Godot's `get_slide_collision_count()`: the iterations of the last slide that hit
+    /// something.
+    pub slide_collisions: u32,
+    /// One of the last slide's collisions was with a wall.
+    pub slide_hit_wall: bool,
 }
 
 /// A character body in a parry [`World`], moved with Godot's `test_move` and `move_and_slide`
@@ -142,6 +151,10 @@ impl KinematicBody for ParryBody {
 
     fn is_on_floor(&self) -> bool {
         self.state.on_floor
+    }
+
+    fn is_on_wall(&self) -> bool {
+        self.state.on_wall
     }
 
     fn floor_normal(&self) -> Vec3 {

@@ -67,7 +67,10 @@ impl ParryBody {
         let mut motion = velocity * dt;
         let motion_slide_up = slide(motion, up);
         let prev_floor_normal = self.state.floor_normal;
+        let start = self.position;
 
+        self.state.slide_collisions = 0;
+        self.state.slide_hit_wall = false;
         self.state.on_floor = false;
         self.state.on_wall = false;
         self.state.on_ceiling = false;
@@ -90,6 +93,8 @@ impl ParryBody {
             if collided {
                 let previous = self.state;
                 let found = self.classify(&result, APPLY_ALL);
+                self.state.slide_collisions += 1;
+                self.state.slide_hit_wall |= found.wall;
 
                 if self.state.on_floor
                     && settings.floor_stop_on_slope
@@ -265,6 +270,7 @@ impl ParryBody {
         if self.state.on_floor && !vel_dir_facing_up {
             velocity = slide(velocity, up);
         }
+        self.state.real_velocity = (self.position - start) / dt;
         velocity
     }
 

@@ -14,9 +14,13 @@ use kcc::{Controller, ControllerSettings, KinematicBody, TickInput};
 use kcc_parry::{CharacterShape, ParryBody, Solid, World, geometry};
 use proptest::prelude::*;
 
-/// Overlap allowed beyond the safe margin, m: the recovery leaves up to 13 % of a margin's
-/// depth per query, and sweeps stop 0.1 mm short, so 2 mm is a wide bound.
-const OVERLAP_TOLERANCE: f32 = 0.002;
+/// Overlap allowed beyond the safe margin, m. The recovery leaves up to 13 % of a margin's
+/// depth per query and sweeps stop 0.1 mm short; and Godot's own `move_and_slide`, pushed
+/// with gravity into the corner of the floor and a steep ramp, cancels only the horizontal
+/// part of a short blocked travel (`floor_block_on_wall`), so the body sinks a little each
+/// tick until the recovery holds it: 2.8 mm on real Godot with Jolt for a 0.3 m box against a
+/// sharp 50 degree ramp at 58 Hz (the same in the parry world).
+const OVERLAP_TOLERANCE: f32 = 0.003;
 
 /// A course piece in front of the body (it starts at the origin and walks toward -Z).
 #[derive(Debug, Clone)]

@@ -126,5 +126,21 @@ pub fn evaluate(scenario: &Scenario, run: &Run, metrics: &Metrics) -> Vec<Check>
             f64::from(limit),
         ));
     }
+    if let (Some(from), Some(_)) = (expect.on_wall_from, metrics.godot_state) {
+        let off_wall = run
+            .ticks
+            .iter()
+            .filter(|t| t.time > from + 1e-9 && t.input_held.is_some())
+            .filter(|t| t.godot.is_none_or(|g| !g.on_wall || !g.slide_hit_wall))
+            .count();
+        checks.push(at_most("on_wall_from", Some(off_wall as f64), 0.0));
+    }
+    if let Some(state) = metrics.godot_state {
+        checks.push(at_most(
+            "real_velocity",
+            Some(state.real_velocity_disagreements as f64),
+            0.0,
+        ));
+    }
     checks
 }

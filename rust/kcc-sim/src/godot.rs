@@ -142,12 +142,19 @@ fn body(settings: &BodySettings) -> BodyDesc {
 /// Jolt's overlap (m) and Godot's own state of the body in an observation.
 fn observation(observed: &Observation) -> (f32, GodotTick) {
     let state = &observed.state;
+    let up = Vec3::from_array(state.up_direction);
+    // Godot's own rule (`_set_collision_direction`): neither floor nor ceiling is wall.
+    let is_wall = |normal: &[f32; 3]| {
+        let angle = Vec3::from_array(*normal).dot(up).clamp(-1.0, 1.0).acos();
+        let limit = state.floor_max_angle + kcc::floor::FLOOR_ANGLE_TOLERANCE;
+        angle > limit && angle < std::f32::consts::PI - limit
+    };
     let tick = GodotTick {
         on_floor: state.on_floor,
         on_wall: state.on_wall,
         real_velocity: Vec3::from_array(state.real_velocity),
-        position_delta: Vec3::from_array(state.position_delta),
         slide_collisions: state.slide_normals.len() as u32,
+        slide_hit_wall: state.slide_normals.iter().any(is_wall),
     };
     (observed.overlap, tick)
 }

@@ -75,21 +75,34 @@ pub struct Metrics {
     pub ns_per_tick_median: u64,
 }
 
-/// How Godot's `CharacterBody3D` state looked after each tick of a run in the Godot world:
-/// what a script reading the body would see.
+/// How Godot's `CharacterBody3D` state looked after each tick of a run of our controller: what
+/// a script reading the body would see (in the parry world, its imitation of Godot's state).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GodotState {
-    /// Largest difference between `get_real_velocity()` and the velocity the tick reported,
-    /// over the ticks without a stair step, m/s.
+    /// Largest difference between `get_real_velocity()` and the tick's real motion (its
+    /// displacement over the tick time), over the ticks the controller did not move the body
+    /// by a step outside the slide, m/s.
     pub real_velocity_error_max: f64,
+    /// Ticks of those where that difference is above 5 % of the motion's speed and above
+    /// [`REAL_VELOCITY_TOLERANCE`].
+    pub real_velocity_disagreements: usize,
     /// Ticks after which `is_on_wall()` was true.
     pub on_wall_ticks: usize,
+    /// Ticks whose slide collisions include a wall.
+    pub wall_collision_ticks: usize,
     /// Largest `get_slide_collision_count()` after a tick.
     pub slide_collisions_max: u32,
 }
 
+/// Smallest difference between `get_real_velocity()` and a tick's real motion that counts as a
+/// disagreement, m/s.
+pub const REAL_VELOCITY_TOLERANCE: f64 = 0.05;
+
+/// Share of the motion's speed by which `get_real_velocity()` may differ from it.
+pub const REAL_VELOCITY_SHARE: f64 = 0.05;
+
 impl GodotState {
-    /// The state of the ticks of `run` (`None` outside the Godot world).
+    /// The state of the ticks of `run` (`None` when the world kept none: Rapier's runs).
     pub fn of(run: &Run) -> Option<Self> {
         let ticks: Vec<_> = run
             .ticks
@@ -99,13 +112,25 @@ impl GodotState {
         if ticks.is_empty() {
             return None;
         }
+        let dt = 1.0 / run.tick_rate;
+        let before = std::iter::once(run.start).chain(run.ticks.iter().map(|t| t.position));
+        // (error, whether it is a disagreement) of each tick without a step.
+        let errors: Vec<(f64, bool)> = ticks
+            .iter()
+            .zip(before)
+            .filter(|((t, _), _)| !t.stair_moved)
+            .map(|((t, g), from)| {
+                let motion = (t.position - from).as_dvec3() / dt;
+                let error = g.real_velocity.as_dvec3().distance(motion);
+                let allowed = (motion.length() * REAL_VELOCITY_SHARE).max(REAL_VELOCITY_TOLERANCE);
+                (error, error > allowed)
+            })
+            .collect();
         Some(Self {
-            real_velocity_error_max: ticks
-                .iter()
-                .filter(|(t, _)| t.stepped.is_none())
-                .map(|(t, g)| f64::from(g.real_velocity.distance(t.velocity)))
-                .fold(0.0, f64::max),
+            real_velocity_error_max: errors.iter().map(|e| e.0).fold(0.0, f64::max),
+            real_velocity_disagreements: errors.iter().filter(|e| e.1).count(),
             on_wall_ticks: ticks.iter().filter(|(_, g)| g.on_wall).count(),
+            wall_collision_ticks: ticks.iter().filter(|(_, g)| g.slide_hit_wall).count(),
             slide_collisions_max: ticks
                 .iter()
                 .map(|(_, g)| g.slide_collisions)

@@ -162,6 +162,7 @@ impl Mover for RapierMover {
         Moved {
             velocity: self.velocity,
             on_floor: self.grounded,
+            stair_moved: false,
         }
     }
 

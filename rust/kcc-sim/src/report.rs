@@ -56,7 +56,9 @@ impl Outcome {
         let godot_state = m.godot_state.map(|g| {
             json!({
                 "real_velocity_error_max": g.real_velocity_error_max,
+                "real_velocity_disagreements": g.real_velocity_disagreements,
                 "on_wall_ticks": g.on_wall_ticks,
+                "wall_collision_ticks": g.wall_collision_ticks,
                 "slide_collisions_max": g.slide_collisions_max,
             })
         });

@@ -67,6 +67,9 @@ pub struct Moved {
     pub velocity: Vec3,
     /// Standing on floor after the tick.
     pub on_floor: bool,
+    /// The controller moved the body up or down a step, or down onto a slope, outside the
+    /// engine's slide this tick: the engine's real velocity then describes only the slide.
+    pub stair_moved: bool,
 }
 
 /// A character that a controller moves through a course one tick at a time. Only
@@ -89,6 +92,12 @@ pub trait Mover {
     /// with the next tick's first call, to save a round trip). `None` for other worlds.
     fn late_observations(&mut self) -> Result<Option<Vec<(f32, GodotTick)>>, String> {
         Ok(None)
+    }
+    /// The body's own state after the last tick, when the world keeps one as Godot does (the
+    /// parry world's imitation); the Godot world sends it later (see
+    /// [`late_observations`](Self::late_observations)).
+    fn body_state(&self) -> Option<GodotTick> {
+        None
     }
     /// Round trips to the engine so far (Godot world only).
     fn round_trips(&self) -> Option<u64> {
@@ -140,6 +149,9 @@ impl KinematicBody for Recorder<'_> {
     fn is_on_floor(&self) -> bool {
         self.inner.is_on_floor()
     }
+    fn is_on_wall(&self) -> bool {
+        self.inner.is_on_wall()
+    }
     fn floor_normal(&self) -> Vec3 {
         self.inner.floor_normal()
     }
@@ -158,7 +170,7 @@ impl KinematicBody for Recorder<'_> {
 }
 
 /// What Godot's `CharacterBody3D` says of itself after a tick: the state a script using the
-/// body would read.
+/// body would read (in the parry world, its imitation of it).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GodotTick {
     /// `is_on_floor()`.
@@ -167,10 +179,10 @@ pub struct GodotTick {
     pub on_wall: bool,
     /// `get_real_velocity()`, m/s.
     pub real_velocity: Vec3,
-    /// `get_position_delta()`, m.
-    pub position_delta: Vec3,
     /// `get_slide_collision_count()`.
     pub slide_collisions: u32,
+    /// One of the slide collisions (`get_slide_collision(i)`) was with a wall.
+    pub slide_hit_wall: bool,
 }
 
 /// Our controller with what it carries from tick to tick, for any world's body.
@@ -211,6 +223,7 @@ impl Driver {
         Moved {
             velocity: report.velocity,
             on_floor: report.on_floor,
+            stair_moved: report.step_up > 0.0 || report.step_down < 0.0,
         }
     }
 
@@ -291,6 +304,17 @@ impl Mover for KccMover {
     fn queries(&self) -> Option<u64> {
         Some(self.body.queries())
     }
+
+    fn body_state(&self) -> Option<GodotTick> {
+        let state = self.body.contact_state();
+        Some(GodotTick {
+            on_floor: state.on_floor,
+            on_wall: state.on_wall,
+            real_velocity: state.real_velocity,
+            slide_collisions: state.slide_collisions,
+            slide_hit_wall: state.slide_hit_wall,
+        })
+    }
 }
 
 /// A character of `kind` for `scenario`, at its start.
@@ -314,6 +338,9 @@ pub struct TickRecord {
     pub on_floor: bool,
     /// Stair step of the tick, m (positive up).
     pub stepped: Option<f32>,
+    /// The controller moved the body up or down a step, or onto a slope below, outside the
+    /// engine's slide (see [`Moved::stair_moved`]).
+    pub stair_moved: bool,
     /// Offset of the smoothed camera from its resting place after the tick, m.
     pub camera_offset: f32,
     /// How long the input had been held when the tick began, s (`None` with no input).
@@ -459,13 +486,14 @@ pub fn record(
             velocity: moved.velocity,
             on_floor: moved.on_floor,
             stepped,
+            stair_moved: moved.stair_moved,
             camera_offset,
             input_held: held_since.map(|since| time - since),
             input_strength: strength.min(1.0),
             penetration: mover.penetration(),
             queries,
             round_trips,
-            godot: None,
+            godot: mover.body_state(),
             nanos,
         });
     }

@@ -152,6 +152,10 @@ pub struct Expectations {
     pub max_penetration: Option<f32>,
     /// At most this many steps (up and down) reported.
     pub max_steps: Option<u32>,
+    /// From this time on (s), while input is held, every tick leaves the body on a wall
+    /// (`is_on_wall()`) with a wall among its slide collisions (our controller only: Godot's
+    /// own state of the body, or the parry world's imitation of it).
+    pub on_wall_from: Option<f64>,
 }
 
 /// A place to reach at some tick.

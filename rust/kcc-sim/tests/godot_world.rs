@@ -244,8 +244,10 @@ fn compare_replays_the_parry_queries_in_godot() {
     let rows = rows.as_array().unwrap();
     assert_eq!(rows.len(), 2);
     for row in rows {
+        // Motion tests run only where a slide met a wall (a riser, the wall slid along) and
+        // where the body steps down: dozens per scenario.
         let replayed = row["replayed"].as_u64().unwrap();
-        assert!(replayed > 100, "{row}");
+        assert!(replayed > 20, "{row}");
         assert!(row["collided_agree"].as_u64().unwrap() as f64 >= 0.95 * replayed as f64);
         assert!(row["travel_error_max_m"].as_f64().unwrap() < 0.05, "{row}");
         for key in ["steps_up", "steps_down"] {

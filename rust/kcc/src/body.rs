@@ -64,6 +64,10 @@ pub trait KinematicBody {
     /// True when the last slide or floor snap left the body standing on walkable floor.
     fn is_on_floor(&self) -> bool;
 
+    /// True when the last slide touched a wall: a surface steeper than
+    /// [`floor_max_angle`](Self::floor_max_angle) that is no ceiling (Godot's `is_on_wall`).
+    fn is_on_wall(&self) -> bool;
+
     /// Unit normal of the floor under the body after the last slide; meaningful only when
     /// [`is_on_floor`](Self::is_on_floor) is true.
     fn floor_normal(&self) -> Vec3;

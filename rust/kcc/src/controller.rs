@@ -265,7 +265,15 @@ impl Controller {
         report
     }
 
-    /// One move of a sub-step: step up, the passes, step down.
+    /// One move of a sub-step: the slide, a step up when a wall stopped it, a step down when it
+    /// left the floor.
+    ///
+    /// Every move ends the engine's state with a slide (as a script calling `move_and_slide`
+    /// expects): the slide's real velocity, position delta, wall and slide collisions describe
+    /// the move. A grounded move slides first; only when the slide met a wall (a riser, say)
+    /// are the stair sweeps run from where the move began. When they find a step, the body is
+    /// put back, lifted onto the step (see [`climb`](Self::climb)), and slides again, so the
+    /// last slide carries it across the tread with the tick's own horizontal velocity.
     fn move_once<B: KinematicBody + ?Sized>(
         &self,
         body: &mut B,
@@ -273,62 +281,32 @@ impl Controller {
         dt: f32,
     ) -> TickReport {
         let up = up_of(body);
-        let stairs = &self.settings.stairs;
         let was_on_floor = body.is_on_floor();
         let start = body.position();
-        let mut run = horizontal(velocity, up);
-        let mut rise = vertical(velocity, up);
+        let run = horizontal(velocity, up);
+        let rise = vertical(velocity, up);
         let mut report = TickReport {
             was_on_floor,
             substeps: 1,
             ..TickReport::default()
         };
 
-        if was_on_floor && rise <= 0.0 {
-            // Horizontal pass: probe, step up, or slide.
-            let motion = run * dt;
-            if motion.length() > MIN_MOTION {
-                match step_up(body, motion, stairs) {
-                    Ahead::Free { travel } => {
-                        if usable_position(start + travel) {
-                            body.set_position(start + travel);
-                        }
-                    }
-                    Ahead::Stepped(step) => {
-                        // The tick ends standing on the step: the sweeps placed the body on it,
-                        // and a slide now could only push a rounded shape back off its edge.
-                        if !usable_position(start + step.displacement) {
-                            report.on_floor = body.is_on_floor();
-                            report.velocity = run + up * rise;
-                            return report;
-                        }
-                        body.set_position(start + step.displacement);
-                        report.step_up = step.height;
-                        report.stepped = Some(step.height);
-                        report.on_floor = true;
-                        report.velocity = run;
-                        return report;
-                    }
-                    Ahead::Blocked => {
-                        let after = body.move_and_slide(run, dt);
-                        run = horizontal(after, up);
-                        rise += vertical(after, up);
-                    }
-                }
+        let grounded = was_on_floor && rise <= 0.0;
+        let mut after = body.move_and_slide(run + up * rise, dt);
+        if grounded && body.is_on_wall() {
+            let height = self.climb(body, start, run * dt);
+            if height > 0.0 {
+                // On the step: gravity does not accumulate while the slide lands on the tread.
+                report.step_up = height;
+                after = body.move_and_slide(run, dt);
             }
-            // Vertical pass: keeps the floor state true to where the body now is.
-            let after = body.move_and_slide(up * rise, dt);
-            rise = vertical(after, up);
-            run += horizontal(after, up);
-        } else {
-            let after = body.move_and_slide(run + up * rise, dt);
-            run = horizontal(after, up);
-            rise = vertical(after, up);
         }
+        let run = horizontal(after, up);
+        let mut rise = vertical(after, up);
 
-        if was_on_floor && rise <= 0.0 && !body.is_on_floor() {
+        if grounded && rise <= 0.0 && !body.is_on_floor() {
             let travelled = horizontal(body.position() - start, up);
-            if let Some(step) = step_down(body, stairs, travelled) {
+            if let Some(step) = step_down(body, &self.settings.stairs, travelled) {
                 report.step_down = step.height;
                 if step.is_step {
                     report.stepped = Some(step.height);
@@ -345,10 +323,34 @@ impl Controller {
         report
     }
 
+    /// If a step blocks the horizontal `motion` (m) of a move from `from` (m), puts the body
+    /// where a slide by `motion` lands it on the step: `from` lifted by the step's height, and
+    /// moved ahead by what the landing needs beyond `motion` (the minimum forward step).
+    /// Returns the height (m), or 0 when there is no step and the body was left alone.
+    fn climb<B: KinematicBody + ?Sized>(&self, body: &mut B, from: Vec3, motion: Vec3) -> f32 {
+        if !motion.is_finite() || motion.length() <= MIN_MOTION {
+            return 0.0;
+        }
+        let up = up_of(body);
+        let Ahead::Stepped(step) = step_up(body, from, motion, &self.settings.stairs) else {
+            return 0.0;
+        };
+        let across = horizontal(step.displacement, up);
+        let direction = motion.normalize();
+        let beyond = (across.dot(direction) - motion.length()).max(0.0);
+        let lifted = from + up * step.height + direction * beyond;
+        if !usable_position(lifted) {
+            return 0.0;
+        }
+        body.set_position(lifted);
+        step.height
+    }
+
     /// Building block for scripts with their own order: if a step blocks the horizontal part of
-    /// `velocity` (m/s) over `dt` (s), moves the body onto it and returns the height gained (m).
+    /// `velocity` (m/s) over `dt` (s), lifts the body onto it and returns the height gained (m);
+    /// the script's `move_and_slide` with the same velocity then carries it across the tread.
     /// Returns 0 and leaves the body alone when it is not on floor, is moving up, or nothing
-    /// steppable is ahead. Call it before the move.
+    /// steppable is ahead. Call it right before the move.
     pub fn stair_step_up<B: KinematicBody + ?Sized>(
         &self,
         body: &mut B,
@@ -356,27 +358,18 @@ impl Controller {
         dt: f32,
     ) -> f32 {
         let up = up_of(body);
-        let motion = horizontal(velocity, up) * dt;
         if !dt.is_finite()
             || dt <= 0.0
+            || !velocity.is_finite()
             || velocity.length() > MAX_VELOCITY
             || !usable_position(body.position())
             || !body.is_on_floor()
             || vertical(velocity, up) > 0.0
-            || !motion.is_finite()
-            || motion.length() <= MIN_MOTION
         {
             return 0.0;
         }
-        let start = body.position();
-        match step_up(body, motion, &self.settings.stairs) {
-            Ahead::Stepped(step) if usable_position(start + step.displacement) => {
-                body.set_position(start + step.displacement);
-                step.height
-            }
-            Ahead::Stepped(_) => 0.0,
-            Ahead::Free { .. } | Ahead::Blocked => 0.0,
-        }
+        let from = body.position();
+        self.climb(body, from, horizontal(velocity, up) * dt)
     }
 
     /// Building block for scripts with their own order: after the move, if the body stood on

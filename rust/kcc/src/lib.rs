@@ -43,6 +43,7 @@
 //!         if self.on_floor { velocity.with_y(velocity.y.max(0.0)) } else { velocity }
 //!     }
 //!     fn is_on_floor(&self) -> bool { self.on_floor }
+//!     fn is_on_wall(&self) -> bool { false }
 //!     fn floor_normal(&self) -> Vec3 { Vec3::Y }
 //!     fn apply_floor_snap(&mut self) {}
 //!     fn up_direction(&self) -> Vec3 { Vec3::Y }

@@ -2,15 +2,15 @@
 //! just walked off.
 //!
 //! Step up ([`step_up`]), when the body stands on floor and moves:
-//! 1. Probe the tick's horizontal motion. Free: the move is done, no step. Walkable ground in
+//! 1. Probe the tick's horizontal motion. Free: no step, the slide makes the move. Walkable ground in
 //!    the way (a ramp, the edge the body rolls over) is slid along in case a riser follows; a
 //!    path that ends free or on walkable ground, or an overhang, is no step: sliding handles it.
 //! 2. Sweep up from the obstacle by at most the max step height, sliding along ceilings.
 //! 3. Sweep forward by the motion left, at least the minimum forward step, sliding along walls.
 //! 4. Sweep down by at most the height climbed. The landing must be higher than the start and
-//!    walkable. A tilted landing (a rounded shape resting on the step's edge) is kept only if a
-//!    second look a little further ahead finds a walkable tread; the body then rolls over the
-//!    edge in the next ticks, without being pushed further than it walked.
+//!    walkable. A tilted landing (a rounded shape resting on the step's edge) is moved ahead
+//!    onto the tread when a second look a little further ahead finds one (halfway there when
+//!    that is already walkable), since the engine's slide stops against such an edge.
 //! 5. Check the riser between the surface under the body and the landing's contact point
 //!    against the max step height, and that the tread is deep enough: the body needs the
 //!    minimum step depth of room ahead.
@@ -40,12 +40,8 @@ const OVERHANG_COSINE: f32 = -0.05;
 /// What lies ahead of a grounded body for this tick's horizontal motion.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Ahead {
-    /// Nothing in the way, or only walkable ground followed as Godot's slide would: `travel` is
-    /// the probe's displacement (m), which the caller applies instead of sliding again.
-    Free {
-        /// Displacement of the free probe, m.
-        travel: Vec3,
-    },
+    /// Nothing in the way, or only walkable ground that Godot's slide follows.
+    Free,
     /// The body can step up onto a ledge; it has not been moved yet. The forward part of the
     /// step covers this tick's horizontal motion.
     Stepped(StepUp),
@@ -71,16 +67,27 @@ pub struct StepDown {
     pub is_step: bool,
 }
 
-/// Probes `motion` (m, horizontal, this tick) from the body's position and, if a step blocks
-/// it, finds the landing on top of the step. Does not move the body.
+/// Probes `motion` (m, horizontal, this tick) from `from` (the body's origin, m) and, if a step
+/// blocks it, finds the landing on top of the step. Does not move the body.
+///
+/// The probe reaches at least the minimum forward step ahead: a slow body resting against a
+/// riser within the safe margin would otherwise find its short motion free (the recovery
+/// pushes it clear first), while the engine's slide stops it there as against a wall.
 pub fn step_up<B: KinematicBody + ?Sized>(
     body: &mut B,
+    from: Vec3,
     motion: Vec3,
     settings: &StairSettings,
 ) -> Ahead {
     let up = unit_up(body.up_direction());
     let max_angle = body.floor_max_angle();
-    let start = body.position();
+    let start = from;
+    let reach = settings.min_step_forward.max(0.0);
+    let motion = if motion.length() < reach {
+        motion.normalize_or_zero() * reach
+    } else {
+        motion
+    };
 
     // Probe the motion. Walkable ground in the way (a ramp, or the edge of the step the body is
     // rolling over) is followed, since a riser may be right behind it.
@@ -94,9 +101,7 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         let test = body.test_move(at_obstacle, rest);
         let Some(hit) = test.contact else {
             // Free, or free after following walkable ground as Godot's slide would: done.
-            return Ahead::Free {
-                travel: at_obstacle + test.travel - start,
-            };
+            return Ahead::Free;
         };
         at_obstacle += test.travel;
         if !is_walkable(hit.normal, up, max_angle) {
@@ -154,19 +159,29 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         }
         _ => top + first.travel,
     };
-    let Some(landing) = drop_onto(body, start, near) else {
+    let Some(mut landing) = drop_onto(body, start, near) else {
         return Ahead::Blocked;
     };
     if !is_walkable(landing.contact.normal, up, max_angle) {
-        // A rounded bottom resting on the step's edge: the body may stand there if a walkable
-        // tread follows a little further on. It then rolls over the edge in the next ticks.
+        // A rounded bottom resting on the step's edge is not on floor for the engine (its slide
+        // would stop against the edge as against a wall). Step on only if a walkable tread
+        // follows a little further on, and stand on it: halfway when that is already floor,
+        // so the body is pushed no further ahead than it needs.
         if settings.step_forward_test <= 0.0 {
             return Ahead::Blocked;
         }
-        match drop_onto(body, start, far) {
-            Some(tread) if is_walkable(tread.contact.normal, up, max_angle) => {}
+        let tread = match drop_onto(body, start, far) {
+            Some(tread) if is_walkable(tread.contact.normal, up, max_angle) => tread,
             _ => return Ahead::Blocked,
-        }
+        };
+        landing = if first.contact.is_none() {
+            match drop_onto(body, start, near.lerp(far, 0.5)) {
+                Some(half) if is_walkable(half.contact.normal, up, max_angle) => half,
+                _ => tread,
+            }
+        } else {
+            tread
+        };
     }
     let height = vertical(landing.position - start, up);
     if height <= MIN_STEP_RISE {

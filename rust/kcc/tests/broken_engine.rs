@@ -67,6 +67,9 @@ impl KinematicBody for Liar {
     fn is_on_floor(&self) -> bool {
         self.on_floor
     }
+    fn is_on_wall(&self) -> bool {
+        false
+    }
     fn floor_normal(&self) -> Vec3 {
         self.normal
     }

@@ -131,6 +131,9 @@ impl KinematicBody for StepEdge {
     fn is_on_floor(&self) -> bool {
         self.on_floor
     }
+    fn is_on_wall(&self) -> bool {
+        false
+    }
     fn floor_normal(&self) -> Vec3 {
         Vec3::Y
     }
