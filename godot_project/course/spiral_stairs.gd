@@ -38,6 +38,8 @@ func _ready() -> void:
 	var size := Vector3(length, rise, tread_width)
 	var shape := BoxShape3D.new()
 	shape.size = size
+	# Sharp stair noses under Jolt, which rounds box edges by the margin (see the addon README).
+	shape.margin = 0.001
 	var mesh := BoxMesh.new()
 	mesh.size = size
 	for i in step_count:

@@ -46,9 +46,15 @@ fn defaults() -> Properties {
 /// velocity code and call [method move_and_step] where you called `move_and_slide()`; or compose
 /// [method stair_step_up], `move_and_slide()` and [method stair_step_down] yourself.
 ///
-/// Setup for Jolt Physics: give the body a [CollisionShape3D] (a capsule works) whose shape
-/// margin is 0.001 m, and keep [member CharacterBody3D.safe_margin] at 0.001 m. The node's
-/// origin is the reference point of every position (put the shape above it to make it the feet).
+/// Setup for Jolt Physics: give the body a [CollisionShape3D] (a capsule works; a box, cylinder
+/// or convex shape wants its margin at 0.001 m, since Jolt rounds their edges by it), and keep
+/// [member CharacterBody3D.safe_margin] at 0.001 m. The node's origin is the reference point
+/// of every position (put the shape above it to make it the feet).
+///
+/// After every tick Godot's own state describes the tick's move, as after
+/// [method CharacterBody3D.move_and_slide]: [method CharacterBody3D.get_real_velocity], the
+/// wall state and the slide collisions (the tick ends with a real slide; on a step, the body is
+/// lifted onto it first).
 #[derive(GodotClass)]
 #[class(base = CharacterBody3D, init, tool)]
 pub struct RustCharacterBody3D {
@@ -598,16 +604,26 @@ impl RustCharacterBody3D {
 fn shape_child(child: Gd<Node>) -> Option<ShapeChild> {
     let name = child.get_name().to_string();
     match child.try_cast::<CollisionShape3D>() {
-        Ok(shape) => Some(ShapeChild {
-            name,
-            margin: shape.get_shape().map(|shape| shape.get_margin()),
-        }),
+        Ok(collision) => {
+            let shape = collision.get_shape();
+            Some(ShapeChild {
+                name,
+                margin: shape.as_ref().map(|shape| shape.get_margin()),
+                rounds_edges: shape.is_some_and(|shape| {
+                    shape.is_class("BoxShape3D")
+                        || shape.is_class("CylinderShape3D")
+                        || shape.is_class("ConvexPolygonShape3D")
+                }),
+            })
+        }
+        // A polygon is extruded into convex shapes with its margin.
         Err(child) => child
             .try_cast::<CollisionPolygon3D>()
             .ok()
             .map(|polygon| ShapeChild {
                 name,
                 margin: Some(polygon.get_margin()),
+                rounds_edges: true,
             }),
     }
 }

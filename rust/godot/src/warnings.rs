@@ -10,8 +10,9 @@ use kcc::ConfigError;
 /// Physics both default to 0.001 m.
 pub const MAX_SAFE_MARGIN: f32 = 0.01;
 
-/// Largest collision shape margin that keeps box edges sharp under Jolt, m (Jolt treats the
-/// margin as a convex radius that rounds edges; its default of 0.04 m rounds step edges away).
+/// Largest margin of the body's box, cylinder or convex shape that keeps its edges sharp under
+/// Jolt, m. Jolt uses such a shape's margin as a convex radius that rounds its edges (up to
+/// 8 % of its smallest half extent); it ignores the margin of capsules and spheres.
 pub const MAX_SHAPE_MARGIN: f32 = 0.01;
 
 /// Where the yaw node path leads.
@@ -34,6 +35,9 @@ pub struct ShapeChild {
     pub name: String,
     /// The shape's margin, m; `None` when the child has no shape resource.
     pub margin: Option<f32>,
+    /// Jolt rounds the shape's edges by its margin (a box, cylinder or convex shape; not a
+    /// capsule or sphere, whose margin Jolt ignores).
+    pub rounds_edges: bool,
 }
 
 /// What a `RustCharacterBody3D` knows about its setup.
@@ -67,11 +71,13 @@ pub fn body_warnings(setup: &BodySetup) -> Vec<String> {
     }
     for shape in &setup.shapes {
         if let Some(margin) = shape.margin
+            && shape.rounds_edges
             && margin > MAX_SHAPE_MARGIN
         {
             warnings.push(format!(
-                "The shape of \"{}\" has margin {margin} m. Jolt Physics rounds edges by the \
-                 margin, so steps look like ramps: set the shape's margin to 0.001 m.",
+                "The shape of \"{}\" has margin {margin} m. Jolt Physics rounds the edges of \
+                 a box, cylinder or convex shape by its margin, so its bottom rolls over step \
+                 edges: set the shape's margin to 0.001 m (a capsule's margin does not matter).",
                 shape.name
             ));
         }
@@ -158,6 +164,7 @@ mod tests {
             shapes: vec![ShapeChild {
                 name: "CollisionShape3D".into(),
                 margin: Some(0.001),
+                rounds_edges: false,
             }],
             safe_margin: 0.001,
             floor_max_angle: 45f32.to_radians(),
@@ -191,15 +198,22 @@ mod tests {
         setup.shapes.push(ShapeChild {
             name: "Empty".into(),
             margin: None,
+            rounds_edges: false,
         });
         one_warning(&setup, "CollisionShape3D");
     }
 
     #[test]
     fn jolt_margins_are_reported() {
+        // A capsule with Godot's default margin: Jolt ignores it, no warning.
         let mut setup = good_body();
         setup.shapes[0].margin = Some(0.04);
+        assert!(body_warnings(&setup).is_empty());
+        // A box or cylinder with it: Jolt rounds its edges.
+        setup.shapes[0].rounds_edges = true;
         one_warning(&setup, "margin 0.04 m");
+        setup.shapes[0].margin = Some(0.001);
+        assert!(body_warnings(&setup).is_empty());
         let mut setup = good_body();
         setup.safe_margin = 0.05;
         one_warning(&setup, "safe_margin is 0.05 m");
