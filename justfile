@@ -59,7 +59,7 @@ test-godot:
 
 # Property tests with many more cases than CI runs (random stairs, ramps, boxes, inputs, rates).
 soak cases="2000":
-    PROPTEST_CASES={{cases}} cargo test --release -p kcc-parry --test properties
+    PROPTEST_CASES={{cases}} cargo test --release -p kcc-parry --test course properties::
 
 # Fuzz every target for `seconds` each (cargo-fuzz on the stable toolchain via RUSTC_BOOTSTRAP).
 fuzz seconds="60":

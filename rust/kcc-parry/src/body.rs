@@ -32,6 +32,10 @@ pub struct ContactState {
     pub slide_collisions: u32,
     /// One of the last slide's collisions was with a wall.
     pub slide_hit_wall: bool,
+    /// The solid the body last stood on or touched as a wall (Godot's platform), by index.
+    pub platform: Option<usize>,
+    /// That solid's velocity where it was touched, m/s (Godot's `get_platform_velocity()`).
+    pub platform_velocity: Vec3,
 }
 
 /// A character body in a parry [`World`], moved with Godot's `test_move` and `move_and_slide`
@@ -85,6 +89,13 @@ impl ParryBody {
         self.queries
     }
 
+    /// Moves the world's platforms to where their motions have taken them at time `t` (s), as
+    /// the engine's physics step moves them between ticks. The body's world becomes its own
+    /// copy if it was shared.
+    pub fn set_time(&mut self, t: f64) {
+        Arc::make_mut(&mut self.world).set_time(t);
+    }
+
     /// How deep the shape overlaps any solid right now, m (0 when clear).
     pub fn penetration(&self) -> f32 {
         self.world.penetration(&self.shape, self.position)
@@ -122,6 +133,7 @@ impl KinematicBody for ParryBody {
             margin: self.settings.safe_margin,
             max_collisions: 1,
             recovery_as_collision: false,
+            exclude: None,
         });
         if !(from + result.travel).is_finite() || !result.remainder.is_finite() {
             // Out of f32's range (a gigantic solid): report no motion rather than infinity.

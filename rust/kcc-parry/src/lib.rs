@@ -42,6 +42,7 @@
 pub mod body;
 pub mod geometry;
 mod margin;
+mod platform;
 mod segment;
 pub mod settings;
 pub mod shape;
@@ -52,6 +53,7 @@ pub mod world;
 pub use body::{ContactState, ParryBody};
 pub use geometry::GeometryError;
 pub use margin::COLLISION_MARGIN_FRACTION;
+pub use platform::{Platform, PlatformMotion};
 pub use settings::BodySettings;
 pub use shape::CharacterShape;
 pub use solid::{Primitive, Solid};

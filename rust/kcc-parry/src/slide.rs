@@ -69,11 +69,38 @@ impl ParryBody {
         let prev_floor_normal = self.state.floor_normal;
         let start = self.position;
 
+        // The platform the body stands on (or leans on) carries it first, by its velocity
+        // where the body is now, with the platform left out of that motion.
+        let mut platform_velocity = self.state.platform_velocity;
+        let on_platform = self.state.on_floor || self.state.on_wall;
+        if let (true, Some(platform)) = (on_platform, self.state.platform) {
+            platform_velocity = self.world.velocity_at(platform, self.position);
+        }
         self.state.slide_collisions = 0;
         self.state.slide_hit_wall = false;
         self.state.on_floor = false;
         self.state.on_wall = false;
         self.state.on_ceiling = false;
+        if !platform_velocity.abs_diff_eq(Vec3::ZERO, CMP_EPSILON) {
+            let carried = self.motion(&MotionParameters {
+                from: self.position,
+                motion: platform_velocity * dt,
+                margin,
+                max_collisions: 1,
+                recovery_as_collision: true,
+                exclude: self.state.platform,
+            });
+            if (self.position + carried.travel).is_finite() {
+                self.position += carried.travel;
+            }
+            if carried.collided() {
+                self.state.slide_collisions += 1;
+                let found = self.classify(&carried, APPLY_ALL);
+                self.state.slide_hit_wall |= found.wall;
+            }
+        }
+        self.state.platform = None;
+        self.state.platform_velocity = Vec3::ZERO;
         self.state.floor_normal = Vec3::ZERO;
         self.state.wall_normal = Vec3::ZERO;
         self.state.ceiling_normal = Vec3::ZERO;
@@ -271,6 +298,10 @@ impl ParryBody {
             velocity = slide(velocity, up);
         }
         self.state.real_velocity = (self.position - start) / dt;
+        // Leaving a platform keeps its velocity (Godot's default `platform_on_leave`).
+        if !self.state.on_floor && !self.state.on_wall {
+            velocity += platform_velocity;
+        }
         velocity
     }
 
@@ -284,6 +315,7 @@ impl ParryBody {
             margin,
             max_collisions: SLIDE_COLLISIONS,
             recovery_as_collision: true,
+            exclude: None,
         });
         if cancel_sliding {
             let motion_length = motion.length();
@@ -340,6 +372,8 @@ impl ParryBody {
                     self.state.on_floor = true;
                     self.state.floor_normal = collision.normal;
                     floor_depth = collision.depth;
+                    self.state.platform = Some(collision.collider);
+                    self.state.platform_velocity = collision.collider_velocity;
                 }
                 continue;
             }
@@ -356,6 +390,8 @@ impl ParryBody {
                 self.state.on_wall = true;
                 wall_depth = collision.depth;
                 self.state.wall_normal = collision.normal;
+                self.state.platform = Some(collision.collider);
+                self.state.platform_velocity = collision.collider_velocity;
             }
             if !collision.normal.abs_diff_eq(last_wall_normal, CMP_EPSILON) {
                 last_wall_normal = collision.normal;
@@ -402,6 +438,7 @@ impl ParryBody {
             margin: self.settings.safe_margin,
             max_collisions: SNAP_COLLISIONS,
             recovery_as_collision: true,
+            exclude: None,
         })
     }
 

@@ -17,6 +17,8 @@
 //! direction between their nearest points. Where the cores overlap (a body more than R + r
 //! deep), the sharp solid is queried instead, as Jolt's EPA then works on the whole shapes.
 
+use std::sync::Arc;
+
 use glam::DVec3;
 use parry3d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry3d_f64::math::Pose;
@@ -71,7 +73,7 @@ enum SolidKind {
     /// A box, a convex hull or any other convex shape.
     Convex(Convex),
     /// A triangle mesh: contacts are found per triangle, as Jolt does for mesh shapes.
-    Mesh(Box<TriMesh>),
+    Mesh(Arc<TriMesh>),
 }
 
 /// A convex solid, sharp or rounded.
@@ -163,7 +165,7 @@ impl Solid {
         let aabb = mesh.compute_aabb(&pose);
         Self {
             pose,
-            kind: SolidKind::Mesh(Box::new(mesh)),
+            kind: SolidKind::Mesh(Arc::new(mesh)),
             aabb,
             primitive,
             margin: 0.0,
@@ -208,6 +210,21 @@ impl Solid {
         }
         self.margin = margin;
         Ok(self)
+    }
+
+    /// The same solid moved rigidly by `by` (applied after its own pose), for a platform
+    /// placed where its motion has taken it.
+    pub(crate) fn moved(&self, by: &Pose) -> Self {
+        let pose = by * self.pose;
+        let aabb = match &self.kind {
+            SolidKind::Convex(convex) => convex.aabb(&pose),
+            SolidKind::Mesh(mesh) => mesh.compute_aabb(&pose),
+        };
+        Self {
+            pose,
+            aabb,
+            ..self.clone()
+        }
     }
 
     /// Godot's `Shape3D.margin` of the solid, m (0 unless set with [`Solid::with_margin`]).

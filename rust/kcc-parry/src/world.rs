@@ -38,6 +38,7 @@ use parry3d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry3d_f64::math::Pose;
 use parry3d_f64::shape::SharedShape;
 
+use crate::platform::{Platform, PlatformMotion};
 use crate::solid::{Rounded, Solid, Touch};
 
 /// Recovery passes before a cast (Jolt's `motion_queries/recovery_iterations`).
@@ -107,10 +108,14 @@ pub fn bisect(touch: f64, steps: u32) -> Bisection {
     }
 }
 
-/// Static geometry the character moves through.
+/// The geometry the character moves through: static solids, and platforms that move with time
+/// (each is also one of the solids, placed where its motion has taken it at [`World::time`]).
 #[derive(Clone, Default)]
 pub struct World {
     solids: Vec<Solid>,
+    platforms: Vec<Platform>,
+    /// Time of the platforms' places, s.
+    time: f64,
 }
 
 /// What a motion test asks (Godot's `PhysicsServer3D::MotionParameters`).
@@ -126,6 +131,9 @@ pub struct MotionParameters {
     pub max_collisions: usize,
     /// Report contacts found only by the recovery as a collision.
     pub recovery_as_collision: bool,
+    /// A solid the motion ignores (Godot's `exclude_bodies`: the platform a body is carried
+    /// by), by index.
+    pub exclude: Option<usize>,
 }
 
 /// One contact of a motion result (Godot's `MotionCollision`).
@@ -137,6 +145,10 @@ pub struct MotionCollision {
     pub normal: Vec3,
     /// Overlap of the margin-grown shape with the solid, m.
     pub depth: f32,
+    /// Index of the solid touched.
+    pub collider: usize,
+    /// Velocity of the touched solid at the contact point, m/s (0 for a static solid).
+    pub collider_velocity: Vec3,
 }
 
 /// What a motion test found (Godot's `PhysicsServer3D::MotionResult`).
@@ -210,9 +222,47 @@ impl World {
         self
     }
 
-    /// The solids, in the order they were added.
+    /// The solids, in the order they were added, platforms where they are at [`World::time`].
     pub fn solids(&self) -> &[Solid] {
         &self.solids
+    }
+
+    /// Adds a platform: `solid` is where it is at time 0, and `motion` carries it.
+    pub fn add_platform(&mut self, solid: Solid, motion: PlatformMotion) -> &mut Self {
+        let index = self.solids.len();
+        self.solids.push(solid.moved(&motion.placement(self.time)));
+        self.platforms.push(Platform {
+            index,
+            rest: solid,
+            motion,
+        });
+        self
+    }
+
+    /// The platforms, in the order they were added.
+    pub fn platforms(&self) -> &[Platform] {
+        &self.platforms
+    }
+
+    /// Time of the platforms' places, s.
+    pub fn time(&self) -> f64 {
+        self.time
+    }
+
+    /// Puts every platform where its motion has taken it at time `t` (s).
+    pub fn set_time(&mut self, t: f64) {
+        self.time = t;
+        for platform in &self.platforms {
+            self.solids[platform.index] = platform.rest.moved(&platform.motion.placement(t));
+        }
+    }
+
+    /// Velocity of solid `index` at `point` (m) now, m/s: 0 for a static solid.
+    pub fn velocity_at(&self, index: usize, point: Vec3) -> Vec3 {
+        self.platforms
+            .iter()
+            .find(|p| p.index == index)
+            .map_or(Vec3::ZERO, |p| p.motion.velocity_at(self.time, point))
     }
 
     /// Deepest overlap of `shape` at `origin` with any solid, m (0 when it touches nothing).
@@ -220,7 +270,9 @@ impl World {
         let mut deepest = 0.0f64;
         let origin = origin.as_dvec3();
         let mut found = Vec::new();
-        self.contacts(shape, origin, 0.0, &mut |index, c| found.push((index, c)));
+        self.contacts(shape, origin, 0.0, None, &mut |index, c| {
+            found.push((index, c))
+        });
         for (index, c) in found {
             if let Some((_, dist)) = self.trusted(index, shape, origin, &c, DVec3::ZERO) {
                 deepest = deepest.max(-dist);
@@ -229,17 +281,22 @@ impl World {
         deepest as f32
     }
 
-    /// Calls `found` with the index of the solid and each contact closer than `prediction`.
+    /// Calls `found` with the index of the solid and each contact closer than `prediction`,
+    /// leaving out solid `exclude`.
     fn contacts(
         &self,
         shape: &BodyShape,
         origin: DVec3,
         prediction: f64,
+        exclude: Option<usize>,
         found: &mut impl FnMut(usize, Touch),
     ) {
         let pose = shape.pose(origin);
         let aabb = shape.aabb(origin);
         for (index, solid) in self.solids.iter().enumerate() {
+            if Some(index) == exclude {
+                continue;
+            }
             solid.contacts(&shape.rounded, &pose, &aabb, prediction, &mut |c| {
                 found(index, c)
             });
@@ -355,9 +412,10 @@ impl World {
         let margin = f64::from(params.margin).max(MIN_MARGIN);
         let from = params.from.as_dvec3();
         let motion = params.motion.as_dvec3();
-        let (recovery, recovered) = self.recover(shape, from, margin);
+        let exclude = params.exclude;
+        let (recovery, recovered) = self.recover(shape, from, margin, exclude);
         let start = from + recovery;
-        let cast = self.cast(shape, start, params.motion);
+        let cast = self.cast(shape, start, params.motion, exclude);
         let collisions = if cast.hit || (recovered && params.recovery_as_collision) {
             self.collide(
                 shape,
@@ -365,6 +423,7 @@ impl World {
                 motion,
                 margin,
                 params.max_collisions,
+                exclude,
             )
         } else {
             Vec::new()
@@ -397,14 +456,22 @@ impl World {
     /// solids' own order left 8 times as many answers more than a micrometre off (in a corner
     /// under a ceiling, enough to flip the collided flag of a short motion); the broad phase's
     /// tree decides, so some corners of two solids still differ, by up to 0.1 mm.
-    fn recover(&self, shape: &BodyShape, from: DVec3, margin: f64) -> (DVec3, bool) {
+    fn recover(
+        &self,
+        shape: &BodyShape,
+        from: DVec3,
+        margin: f64,
+        exclude: Option<usize>,
+    ) -> (DVec3, bool) {
         let mut recovery = DVec3::ZERO;
         let mut recovered = false;
         let mut contacts = Vec::new();
         for pass in 0..RECOVERY_ITERATIONS {
             contacts.clear();
             let at = from + recovery;
-            self.contacts(shape, at, margin, &mut |index, c| contacts.push((index, c)));
+            self.contacts(shape, at, margin, exclude, &mut |index, c| {
+                contacts.push((index, c))
+            });
             if contacts.is_empty() {
                 break;
             }
@@ -471,7 +538,13 @@ impl World {
     /// the binary search on the fraction of its first touch; the safe and unsafe fractions of
     /// the solid with the smallest safe fraction (the first such solid on a tie), and whether
     /// any search touched. Safe and unsafe are 1 when no solid is touched.
-    fn cast(&self, shape: &BodyShape, start: DVec3, motion: Vec3) -> Bisection {
+    fn cast(
+        &self,
+        shape: &BodyShape,
+        start: DVec3,
+        motion: Vec3,
+        exclude: Option<usize>,
+    ) -> Bisection {
         let mut closest = Bisection {
             safe: 1.0,
             unsafe_fraction: 1.0,
@@ -484,7 +557,10 @@ impl World {
         let length32 = motion.length();
         let steps = bisection_steps(length32);
         let length = motion64.length();
-        for solid in &self.solids {
+        for (index, solid) in self.solids.iter().enumerate() {
+            if Some(index) == exclude {
+                continue;
+            }
             let Some(distance) = solid.first_touch(&shape.rounded, &pose, &swept, motion64) else {
                 continue;
             };
@@ -511,11 +587,12 @@ impl World {
         motion: DVec3,
         margin: f64,
         max_collisions: usize,
+        exclude: Option<usize>,
     ) -> Vec<MotionCollision> {
         let direction = motion.normalize_or_zero();
         let retreat = -direction * CAST_GAP;
         let mut collisions = Vec::new();
-        self.contacts(shape, origin, margin, &mut |index, c| {
+        self.contacts(shape, origin, margin, exclude, &mut |index, c| {
             let Some((towards, dist)) = self.trusted(index, shape, origin, &c, retreat) else {
                 return;
             };
@@ -527,10 +604,13 @@ impl World {
             if direction != DVec3::ZERO && direction.dot(normal) >= -f64::from(CMP_EPSILON) {
                 return;
             }
+            let point = c.point.as_vec3();
             collisions.push(MotionCollision {
-                point: c.point.as_vec3(),
+                point,
                 normal: normal.as_vec3(),
                 depth: depth as f32,
+                collider: index,
+                collider_velocity: self.velocity_at(index, point),
             });
         });
         collisions.sort_by(|a, b| b.depth.total_cmp(&a.depth));
@@ -669,6 +749,7 @@ mod tests {
             margin: 0.001,
             max_collisions: 1,
             recovery_as_collision: false,
+            exclude: None,
         }
     }
 

@@ -1,9 +1,7 @@
 //! Walking down stairs and slopes at full speed: glued to the floor, never a jump larger than
 //! a step.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use glam::Vec3;
 use kcc::{Controller, KinematicBody};
 

@@ -1,10 +1,8 @@
 //! Fast bodies do not pass through thin geometry: sweeps are continuous.
 
-mod common;
-
 use std::sync::Arc;
 
-use common::*;
+use crate::common::*;
 use glam::Vec3;
 use kcc::{Controller, KinematicBody, TickInput};
 use kcc_parry::{World, geometry};

@@ -3,12 +3,10 @@
 //!
 //! Cases per property: `PROPTEST_CASES` (default 48 in CI; `just soak` runs far more).
 
-mod common;
-
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use common::*;
+use crate::common::*;
 use glam::{Quat, Vec3};
 use kcc::{Controller, ControllerSettings, KinematicBody, TickInput};
 use kcc_parry::{CharacterShape, ParryBody, Solid, World, geometry};

@@ -1,8 +1,6 @@
 //! Climbing straight stairs: the Jolt "walk stairs" test and its variants.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use glam::Vec3;
 use kcc::Controller;
 

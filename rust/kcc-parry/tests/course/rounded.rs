@@ -3,11 +3,9 @@
 //! radius (an edge of a box is a quarter cylinder of radius r whose axis is r inside both
 //! faces). Checked against the geometry worked out by hand, then on the Jolt stairs.
 
-mod common;
-
 use std::sync::Arc;
 
-use common::*;
+use crate::common::*;
 use glam::Vec3;
 use kcc::{Controller, KinematicBody, MotionTest, TickInput};
 use kcc_parry::world::{bisect, bisection_steps};
@@ -75,7 +73,7 @@ fn a_capsule_falling_on_a_rounded_edge_rests_on_the_quarter_cylinder() {
         // A 2 m high block: its smallest half extent (1 m) allows the full 0.04 m.
         let world = alone(vec![block(margin)]);
         assert_eq!(world.solids()[0].convex_radius(), r);
-        let mut body = common::body(&world, capsule(), Vec3::ZERO);
+        let mut body = crate::common::body(&world, capsule(), Vec3::ZERO);
         for past in [0.05f32, 0.2, 0.35] {
             let from = Vec3::new(0.0, 3.0, 1.0 + past);
             let test = body.test_move(from, Vec3::new(0.0, -2.0, 0.0));
@@ -134,8 +132,8 @@ fn rounded_and_sharp_edges_differ_as_jolt_and_sharp_boxes_do() {
     let rounded_world = alone(vec![block(0.04)]);
     let from = Vec3::new(0.0, 3.0, 1.2);
     let motion = Vec3::new(0.0, -2.0, 0.0);
-    let a = common::body(&sharp_world, capsule(), Vec3::ZERO).test_move(from, motion);
-    let b = common::body(&rounded_world, capsule(), Vec3::ZERO).test_move(from, motion);
+    let a = crate::common::body(&sharp_world, capsule(), Vec3::ZERO).test_move(from, motion);
+    let b = crate::common::body(&rounded_world, capsule(), Vec3::ZERO).test_move(from, motion);
     // Each stops where Jolt's search stops short of its own touch.
     let stop = |rest: f32| from.y - jolt_stop(from.y - rest, 2.0).0;
     assert!((from.y + a.travel.y - stop(sharp)).abs() < 1e-6);
@@ -151,7 +149,7 @@ fn a_capsule_sweeping_into_a_rounded_step_edge_gets_the_tilted_normal() {
         // The step is 0.3 m high: its radius is clamped to 0.08 x 0.15 m = 1.2 cm.
         let world = alone(vec![step(margin)]);
         assert!((world.solids()[0].convex_radius() - r).abs() < 1e-9);
-        let mut body = common::body(&world, capsule(), Vec3::ZERO);
+        let mut body = crate::common::body(&world, capsule(), Vec3::ZERO);
         let from = Vec3::new(0.0, 0.0, 2.0);
         let test = body.test_move(from, Vec3::new(0.0, 0.0, -1.5));
         let axis_y = 0.3 - r;
@@ -202,7 +200,7 @@ fn a_margin_above_the_fraction_is_clamped_as_jolt_does() {
     // 0.1 m past the edge rests on an edge of radius 1.2 cm.
     let world = alone(vec![step(0.04)]);
     let r = 0.15f32 * 0.08;
-    let test = common::body(&world, capsule(), Vec3::ZERO)
+    let test = crate::common::body(&world, capsule(), Vec3::ZERO)
         .test_move(Vec3::new(0.0, 1.0, 1.1), Vec3::new(0.0, -1.0, 0.0));
     let (rest, _) = falls_on_edge(1.1, 0.3, 1.0, r);
     let (safe, unsafe_) = jolt_stop(1.0 - rest, 1.0);
@@ -223,7 +221,7 @@ fn flat_faces_stay_where_the_sharp_faces_are() {
         let mut heights = Vec::new();
         for margin in [0.0, 0.04] {
             let world = alone(vec![block(margin)]);
-            let mut body = common::body(&world, shape, Vec3::ZERO);
+            let mut body = crate::common::body(&world, shape, Vec3::ZERO);
             // Falls onto the middle of the top face (first touch after 1.1 m of 2 m).
             let from = Vec3::new(0.3, 3.1, -0.2);
             let test = body.test_move(from, Vec3::new(0.0, -2.0, 0.0));
@@ -232,7 +230,7 @@ fn flat_faces_stay_where_the_sharp_faces_are() {
             heights.push(from.y + test.travel.y);
             // The controller settles on it at the same height.
             let controller = Controller::new(settings(4.0)).unwrap();
-            let mut body = common::body(&world, shape, Vec3::new(0.3, 2.05, -0.2));
+            let mut body = crate::common::body(&world, shape, Vec3::new(0.3, 2.05, -0.2));
             settle(&controller, &mut body, 60.0);
             heights.push(body.position().y);
             assert!(
@@ -252,7 +250,7 @@ fn flat_faces_stay_where_the_sharp_faces_are() {
         let mut stops = Vec::new();
         for margin in [0.0, 0.04] {
             let world = alone(vec![block(margin)]);
-            let test = common::body(&world, shape, Vec3::ZERO)
+            let test = crate::common::body(&world, shape, Vec3::ZERO)
                 .test_move(Vec3::new(0.0, 0.5, 2.0), Vec3::new(0.0, 0.0, -1.5));
             assert!(contact(&test).normal.distance(Vec3::Z) < 1e-6);
             stops.push(2.0 + test.travel.z);
@@ -269,7 +267,7 @@ fn penetration_is_the_depth_below_a_rounded_face_at_any_depth() {
     // sharp box is measured (as Jolt's EPA does): the depth under a face is the same either way.
     let world = alone(vec![block(0.04)]);
     for shape in [capsule(), cylinder()] {
-        let mut body = common::body(&world, shape, Vec3::ZERO);
+        let mut body = crate::common::body(&world, shape, Vec3::ZERO);
         for i in 1..80 {
             let depth = i as f32 * 0.01;
             body.set_position(Vec3::new(0.3, 2.0 - depth, -0.2));
@@ -309,8 +307,8 @@ fn a_rounded_ramp_keeps_its_face_planes() {
             let world = alone(vec![solid]);
             // Falls onto the middle of the slope.
             let from = Vec3::new(0.2, 4.0, -1.7);
-            let test =
-                common::body(&world, shape, Vec3::ZERO).test_move(from, Vec3::new(0.0, -4.0, 0.0));
+            let test = crate::common::body(&world, shape, Vec3::ZERO)
+                .test_move(from, Vec3::new(0.0, -4.0, 0.0));
             let c = contact(&test);
             stops.push(from.y + test.travel.y);
             if matches!(shape, CharacterShape::Capsule { .. }) {
@@ -327,7 +325,7 @@ fn a_rounded_ramp_keeps_its_face_planes() {
     // The capsule rests where the sphere touches the plane: height of the slope under its
     // centre plus R (1 / cos - 1), for the capsule's centre 1.7 m along.
     let world = alone(vec![rounded]);
-    let test = common::body(&world, capsule(), Vec3::ZERO)
+    let test = crate::common::body(&world, capsule(), Vec3::ZERO)
         .test_move(Vec3::new(0.2, 4.0, -1.7), Vec3::new(0.0, -4.0, 0.0));
     let rest = 1.7 * angle.tan() + R / angle.cos() - R;
     let expected = 4.0 - jolt_stop(4.0 - rest, 4.0).0;
@@ -361,8 +359,8 @@ fn margin_zero_gives_the_sharp_results_exactly() {
         (seed >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0
     };
     for shape in [capsule(), cylinder()] {
-        let mut a = common::body(&plain, shape, Vec3::ZERO);
-        let mut b = common::body(&zero, shape, Vec3::ZERO);
+        let mut a = crate::common::body(&plain, shape, Vec3::ZERO);
+        let mut b = crate::common::body(&zero, shape, Vec3::ZERO);
         let mut hits = 0;
         for _ in 0..3000 {
             let from = Vec3::new(next() * 2.0 + 1.0, next().abs() * 1.5, next() * 2.0 - 0.5);
@@ -457,7 +455,7 @@ fn a_filtered_deepest_contact_is_no_collision_as_on_jolt() {
     // three sweeps (replayed in the Godot world: the whole motion, no contact).
     let world = rounded_stairs(0.04, Steps::Jolt, true);
     let from = Vec3::new(0.0, 2.998_277_7, -3.300_001_1);
-    let mut body = common::body(&world, cylinder(), from);
+    let mut body = crate::common::body(&world, cylinder(), from);
     for length in [0.1, 0.3, 0.4] {
         let motion = Vec3::new(0.0, -length, 0.0);
         let down = body.test_move(from, motion);
@@ -495,7 +493,7 @@ fn rounded_spiral_staircase_is_climbed() {
         0.0,
         radius * 22f32.to_radians().sin(),
     );
-    let mut body = common::body(&world, cylinder(), start);
+    let mut body = crate::common::body(&world, cylinder(), start);
     settle(&controller, &mut body, 60.0);
     let mut velocity = Vec3::ZERO;
     for tick in 0..60 * 20 {
@@ -539,7 +537,7 @@ fn rounded_ramp_of_30_degrees_is_walked_up_and_down() {
     let world = with_margin(vec![ramp, top], 0.04);
     assert!(world.solids()[0].convex_radius() > 0.01);
     let controller = Controller::new(settings(4.0)).unwrap();
-    let mut body = common::body(&world, capsule(), Vec3::ZERO);
+    let mut body = crate::common::body(&world, capsule(), Vec3::ZERO);
     settle(&controller, &mut body, 60.0);
     let trace = walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 180);
     assert!(

@@ -1,8 +1,6 @@
 //! Unusable per-tick input is sanitized: the body never moves by a non-finite amount.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use glam::Vec3;
 use kcc::{Controller, KinematicBody, TickInput};
 

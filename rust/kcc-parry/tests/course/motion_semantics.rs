@@ -1,8 +1,6 @@
 //! The headless body's `test_move` and `move_and_slide` against Godot's documented semantics.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use glam::Vec3;
 use kcc::{Controller, KinematicBody, TickInput};
 use kcc_parry::geometry;

@@ -1,8 +1,6 @@
 //! Ramps, a spiral staircase and slow walking at a high tick rate.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use glam::Vec3;
 use kcc::{Controller, KinematicBody, TickInput};
 use kcc_parry::geometry;

@@ -1,8 +1,6 @@
 //! What must not be climbed, ceilings over steps, and sliding along a wall.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use glam::Vec3;
 use kcc::{Controller, KinematicBody};
 use kcc_parry::geometry;
@@ -32,7 +30,7 @@ fn riser_higher_than_max_step_is_not_climbed() {
         assert!(end.z > -1.0 + 0.0, "{shape:?} passed the riser: {end}");
     }
     // The same riser at 0.35 m is climbed.
-    let world = common::world(vec![
+    let world = crate::common::world(vec![
         geometry::aabb_box(Vec3::new(0.0, 0.175, -2.0), Vec3::new(4.0, 0.35, 2.0)).unwrap(),
     ]);
     for shape in [capsule(), cylinder()] {
@@ -65,7 +63,7 @@ fn stairs_with_treads_too_shallow_are_not_climbed() {
         assert!(top < 0.01, "{shape:?} climbed to {top}");
     }
     // With deeper treads than the minimum step depth they are climbed.
-    let world = common::world(
+    let world = crate::common::world(
         geometry::stairs(Vec3::new(0.0, 0.0, -1.0), Vec3::NEG_Z, 3, 0.3, 0.15, 4.0).unwrap(),
     );
     let (top, _) = highest(&world, cylinder());
@@ -138,7 +136,7 @@ fn low_ceiling_over_a_step_is_never_entered() {
         );
     }
     // With enough headroom (ceiling at 2.2 m: 1.9 m over the step), the step is climbed.
-    let world = common::world(vec![
+    let world = crate::common::world(vec![
         geometry::aabb_box(Vec3::new(0.0, 0.15, -2.0), Vec3::new(4.0, 0.3, 2.0)).unwrap(),
         geometry::aabb_box(Vec3::new(0.0, 2.2 + 0.5, -1.5), Vec3::new(4.0, 1.0, 3.0)).unwrap(),
     ]);

@@ -1,0 +1,7 @@
+//! `kcc-sim`'s tests, in one test binary (one link instead of one per file): the binary's
+//! command line, the public course, the Godot world and scenario parsing.
+
+mod cli;
+mod course;
+mod godot_world;
+mod parsing;
