@@ -78,6 +78,9 @@ func _run(ops: Array) -> Dictionary:
 				results.append(null)
 			"overlap":
 				results.append(_overlap())
+			"advance":
+				await _advance(op["time"])
+				results.append(null)
 			"replay":
 				var found_all := []
 				for move: Array in op["moves"]:
@@ -110,6 +113,18 @@ func _scene(scene: Dictionary) -> Dictionary:
 		"physics_delta": get_physics_process_delta_time(),
 		"ticks_per_second": Engine.physics_ticks_per_second,
 	}
+
+
+## Lets one physics step run (it moves each platform to where the last call aimed it), then
+## aims each platform at its place one tick after `time` (s), which the next step reaches.
+func _advance(time: float) -> void:
+	await get_tree().physics_frame
+	var next := time + get_physics_process_delta_time()
+	for node: Node in get_tree().get_nodes_in_group("platforms"):
+		var platform := node as AnimatableBody3D
+		var desc: Dictionary = platform.get_meta("desc")
+		var rest: Transform3D = platform.get_meta("rest")
+		platform.global_transform = SceneBuilder.platform_transform(desc, rest, next)
 
 
 ## Deepest overlap of the body's shape with the world as Jolt measures it: collide_shape with

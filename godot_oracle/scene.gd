@@ -1,17 +1,22 @@
 extends RefCounted
 ## Builds a scenario's scene in Godot from the description kcc-sim sends (rust/kcc-godot,
-## `SceneDesc`): static solids as StaticBody3D nodes with one CollisionShape3D each, and the
-## character as a CharacterBody3D whose origin is the bottom of its shape. Vectors arrive as
-## [x, y, z] arrays, m; angles in rad.
+## `SceneDesc`): static solids as StaticBody3D nodes with one CollisionShape3D each, moving
+## platforms as AnimatableBody3D nodes (synced to physics: a new transform is reached in the
+## next physics step), and the character as a CharacterBody3D whose origin is the bottom of its
+## shape. Vectors arrive as [x, y, z] arrays, m; angles in rad.
 
 
-## A new world node under `parent` holding the solids and the body; the body is its last child.
+## A new world node under `parent` holding the solids, the platforms (in the group
+## "platforms", each with its description and time-0 transform as metadata) and the body; the
+## body is its last child.
 static func build(parent: Node3D, scene: Dictionary) -> Node3D:
 	var world := Node3D.new()
 	world.name = "World"
 	parent.add_child(world)
 	for solid: Dictionary in scene["solids"]:
 		world.add_child(_solid(solid))
+	for desc: Dictionary in scene["platforms"]:
+		world.add_child(_platform(desc))
 	var body := _body(scene["body"])
 	world.add_child(body)
 	body.set_global_position(vec3(scene["start"]))
@@ -48,6 +53,38 @@ static func _solid(solid: Dictionary) -> StaticBody3D:
 		_:
 			push_error("oracle: unknown solid kind %s" % solid["kind"])
 	node.add_child(collision)
+	return node
+
+
+## Where a platform is at time `t` (s): its time-0 transform `rest` moved by its motion (the
+## twin of kcc-parry's `PlatformMotion::placement`).
+static func platform_transform(desc: Dictionary, rest: Transform3D, t: float) -> Transform3D:
+	var progress := t
+	var every = desc["reverse_every"]
+	if every != null and every > 0.0:
+		var phase := fposmod(t, 2.0 * every)
+		progress = phase if phase <= every else 2.0 * every - phase
+	var pivot := vec3(desc["pivot"])
+	var turn := Basis(Vector3.UP, desc["angular_velocity"] * progress)
+	var shift := vec3(desc["velocity"]) * progress
+	return Transform3D(turn, pivot + shift - turn * pivot) * rest
+
+
+static func _platform(desc: Dictionary) -> AnimatableBody3D:
+	var node := AnimatableBody3D.new()
+	node.sync_to_physics = true
+	var box := BoxShape3D.new()
+	box.size = vec3(desc["size"])
+	box.margin = desc["margin"]
+	var collision := CollisionShape3D.new()
+	collision.shape = box
+	node.add_child(collision)
+	var r: Array = desc["rotation"]
+	var rest := Transform3D(Basis(Quaternion(r[0], r[1], r[2], r[3])), vec3(desc["center"]))
+	node.transform = rest
+	node.set_meta("desc", desc)
+	node.set_meta("rest", rest)
+	node.add_to_group("platforms")
 	return node
 
 

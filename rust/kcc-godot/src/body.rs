@@ -125,6 +125,14 @@ impl<'a> GodotBody<'a> {
         self.deferred.push(Op::Overlap);
     }
 
+    /// Lets the physics step that ends at `time` (s) run in a scene with moving platforms: it
+    /// moves them to where they are at `time` (see [`Op::Advance`]). Sent with the next call,
+    /// before anything else deferred, so an observation asked for at the end of the last tick
+    /// sees the platforms where that step put them, as a game's next frame does.
+    pub fn advance(&mut self, time: f64) {
+        self.deferred.insert(0, Op::Advance { time });
+    }
+
     /// Sends what is deferred, if anything (one round trip).
     pub fn flush(&mut self) -> Result<(), GodotError> {
         if let Some(op) = self.deferred.pop() {

@@ -31,5 +31,5 @@ pub mod session;
 pub use body::{GodotBody, Observation, PortCalls};
 pub use engine::Engine;
 pub use error::GodotError;
-pub use protocol::{BodyDesc, SceneDesc, ShapeDesc, SolidDesc};
+pub use protocol::{BodyDesc, PlatformDesc, SceneDesc, ShapeDesc, SolidDesc};
 pub use session::{GodotSession, Timeouts};

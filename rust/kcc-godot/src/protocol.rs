@@ -123,6 +123,29 @@ impl SolidDesc {
     }
 }
 
+/// A moving platform: an `AnimatableBody3D` (synced to physics) with one `BoxShape3D`, moved
+/// every physics tick along its motion: it turns about the vertical axis through `pivot` at
+/// `angular_velocity` and moves at `velocity`, both turning back every `reverse_every`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PlatformDesc {
+    /// Centre of the box at time 0, m.
+    pub center: [f32; 3],
+    /// Full size, m.
+    pub size: [f32; 3],
+    /// Rotation quaternion at time 0 (x, y, z, w).
+    pub rotation: [f32; 4],
+    /// `Shape3D.margin`, m.
+    pub margin: f32,
+    /// Linear velocity, m/s.
+    pub velocity: [f32; 3],
+    /// Turn rate about +Y through `pivot`, rad/s.
+    pub angular_velocity: f32,
+    /// The point turned about at time 0, m.
+    pub pivot: [f32; 3],
+    /// The motion turns back every this long, s; `None`: never.
+    pub reverse_every: Option<f32>,
+}
+
 /// A scenario's scene: the world, the body, where it starts and the physics tick rate.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SceneDesc {
@@ -130,6 +153,8 @@ pub struct SceneDesc {
     pub tick_rate: f64,
     /// Static solids.
     pub solids: Vec<SolidDesc>,
+    /// Moving platforms (none: the oracle never waits for a physics step).
+    pub platforms: Vec<PlatformDesc>,
     /// The character.
     pub body: BodyDesc,
     /// The body's origin (bottom of its shape) at the start, m.
@@ -174,6 +199,14 @@ pub enum Op {
     Replay {
         /// `[from, motion]` pairs, m.
         moves: Vec<[[f32; 3]; 2]>,
+    },
+    /// Lets one physics step run (it moves the platforms to where the last `Advance` aimed
+    /// them: their places at `time`), then aims every platform at its place one tick after
+    /// `time`. Sent before the tick that begins at `time` (s), so the tick's queries see the
+    /// platforms at `time`. No result.
+    Advance {
+        /// Time the tick begins at, s.
+        time: f64,
     },
 }
 

@@ -291,6 +291,7 @@ fn describe(ops: &[Op]) -> String {
         Op::ApplyFloorSnap => "apply_floor_snap",
         Op::Overlap => "measuring overlap",
         Op::Replay { .. } => "replaying test moves",
+        Op::Advance { .. } => "a physics step (moving platforms)",
     };
     match ops {
         [] => "an empty command".to_string(),

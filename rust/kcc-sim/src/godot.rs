@@ -15,8 +15,8 @@ use std::time::Duration;
 
 use glam::Vec3;
 use kcc_godot::{
-    BodyDesc, Engine, GodotBody, GodotSession, Observation, SceneDesc, ShapeDesc, SolidDesc,
-    Timeouts, browser,
+    BodyDesc, Engine, GodotBody, GodotSession, Observation, PlatformDesc, SceneDesc, ShapeDesc,
+    SolidDesc, Timeouts, browser,
 };
 use kcc_parry::{BodySettings, CharacterShape, Primitive};
 
@@ -82,13 +82,17 @@ impl GodotWorld {
     }
 }
 
-/// `scenario`'s scene at `rate` Hz: each solid with its own margin.
+/// `scenario`'s scene at `rate` Hz: each solid with its own margin, the platforms where they
+/// are at time 0.
 pub fn scene(scenario: &Scenario, rate: f64) -> SceneDesc {
-    let solids = scenario
-        .world
+    let world = &scenario.world;
+    let platforms = world.platforms();
+    let solids = world
         .solids()
         .iter()
-        .map(|solid| match solid.primitive() {
+        .enumerate()
+        .filter(|(index, _)| platforms.iter().all(|p| p.index != *index))
+        .map(|(_, solid)| match solid.primitive() {
             Primitive::Cuboid {
                 center,
                 size,
@@ -106,9 +110,31 @@ pub fn scene(scenario: &Scenario, rate: f64) -> SceneDesc {
             Primitive::Mesh { vertices, indices } => SolidDesc::mesh(vertices, indices),
         })
         .collect();
+    let platforms = platforms
+        .iter()
+        .filter_map(|platform| match platform.rest.primitive() {
+            Primitive::Cuboid {
+                center,
+                size,
+                rotation,
+            } => Some(PlatformDesc {
+                center: center.to_array(),
+                size: size.to_array(),
+                rotation: rotation.to_array(),
+                margin: platform.rest.margin(),
+                velocity: platform.motion.velocity.to_array(),
+                angular_velocity: platform.motion.angular_velocity,
+                pivot: platform.motion.pivot.to_array(),
+                reverse_every: platform.motion.reverse_every,
+            }),
+            // Scenarios build platforms from boxes only.
+            _ => None,
+        })
+        .collect();
     SceneDesc {
         tick_rate: rate,
         solids,
+        platforms,
         body: body(&scenario.character.body),
         start: scenario.start.position.to_array(),
     }
@@ -164,6 +190,12 @@ pub struct GodotMover<'a> {
     driver: Driver,
     body: GodotBody<'a>,
     failure: Option<String>,
+    /// The scene has moving platforms: every tick begins with a physics step.
+    platforms: bool,
+    /// Ticks run so far.
+    ticks: u64,
+    /// Length of a tick, s.
+    dt: f64,
 }
 
 impl<'a> GodotMover<'a> {
@@ -176,6 +208,9 @@ impl<'a> GodotMover<'a> {
             driver: Driver::new(scenario),
             body,
             failure: None,
+            platforms: !scenario.world.platforms().is_empty(),
+            ticks: 0,
+            dt: 1.0 / rate,
         })
     }
 
@@ -191,6 +226,12 @@ impl Mover for GodotMover<'_> {
     }
 
     fn tick(&mut self, command: &Command, dt: f32) -> Moved {
+        if self.platforms {
+            // The platforms move between ticks, in Godot's physics step.
+            self.body.advance(self.ticks as f64 * f64::from(dt));
+        }
+        self.ticks += 1;
+        self.dt = f64::from(dt);
         let moved = self.driver.tick(&mut self.body, command, dt);
         // Godot's state and overlap after the tick travel with the next tick's first call.
         self.body.observe_later();
@@ -214,6 +255,10 @@ impl Mover for GodotMover<'_> {
     }
 
     fn late_observations(&mut self) -> Result<Option<Vec<(f32, GodotTick)>>, String> {
+        if self.platforms {
+            // The last tick's observation, after the step that ends it, as for every other.
+            self.body.advance(self.ticks as f64 * self.dt);
+        }
         self.body.flush().map_err(|e| e.to_string())?;
         let observations = self.body.take_observations();
         Ok(Some(observations.iter().map(observation).collect()))

@@ -238,6 +238,8 @@ pub struct KccMover {
     driver: Driver,
     body: ParryBody,
     recorded: Option<Vec<RecordedMove>>,
+    /// Ticks run so far.
+    ticks: u64,
 }
 
 impl KccMover {
@@ -254,6 +256,7 @@ impl KccMover {
             driver: Driver::new(scenario),
             body,
             recorded: None,
+            ticks: 0,
         }
     }
 
@@ -281,7 +284,7 @@ impl Mover for KccMover {
     }
 
     fn tick(&mut self, command: &Command, dt: f32) -> Moved {
-        match &mut self.recorded {
+        let moved = match &mut self.recorded {
             Some(moves) => {
                 let mut body = Recorder {
                     inner: &mut self.body,
@@ -290,7 +293,14 @@ impl Mover for KccMover {
                 self.driver.tick(&mut body, command, dt)
             }
             None => self.driver.tick(&mut self.body, command, dt),
+        };
+        // The engine's physics step then moves the platforms to where they are when the next
+        // tick begins.
+        self.ticks += 1;
+        if !self.body.world().platforms().is_empty() {
+            self.body.set_time(self.ticks as f64 * f64::from(dt));
         }
+        moved
     }
 
     fn stepped(&mut self) -> Option<f32> {

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use glam::{Vec2, Vec3};
 use kcc::movement::INPUT_DEAD_ZONE;
 use kcc::{ConfigError, ControllerSettings};
-use kcc_parry::{BodySettings, CharacterShape, World};
+use kcc_parry::{BodySettings, CharacterShape, PlatformMotion, World};
 use serde::Deserialize;
 use thiserror::Error;
 
@@ -30,6 +30,12 @@ pub const MAX_DURATION: f64 = 3_600.0;
 
 /// Most ticks one run may have (duration times tick rate): a run keeps a record of every tick.
 pub const MAX_TICKS: u64 = 2_000_000;
+
+/// Fastest a platform may move, m/s.
+pub const MAX_PLATFORM_SPEED: f32 = 100.0;
+
+/// Fastest a platform may turn, degrees/s.
+pub const MAX_PLATFORM_TURN_DEG: f32 = 3_600.0;
 
 /// A scenario that cannot be used. Every variant names the file; the `Invalid` variant also
 /// names the table (`top level`, `character`, `start`, `solid #2`, `input #1`, `expect`) and the
@@ -301,6 +307,8 @@ struct RawScenario {
     #[serde(default)]
     solid: Vec<RawSolid>,
     #[serde(default)]
+    platform: Vec<RawPlatform>,
+    #[serde(default)]
     input: Vec<RawInput>,
     #[serde(default)]
     expect: Expectations,
@@ -358,6 +366,17 @@ struct RawSolid {
     ramp: Option<RampSpec>,
     convex: Option<ConvexSpec>,
     mesh: Option<MeshSpec>,
+}
+
+/// A `[[platform]]` table: a box that moves (a Godot `AnimatableBody3D` moved every tick).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPlatform {
+    #[serde(rename = "box")]
+    cuboid: BoxSpec,
+    velocity: Option<[f32; 3]>,
+    angular_velocity_deg: Option<f32>,
+    reverse_every: Option<f32>,
 }
 
 #[derive(Deserialize)]
@@ -522,6 +541,19 @@ fn build(
         }
     }
 
+    for (index, platform) in raw.platform.into_iter().enumerate() {
+        let table = format!("platform #{}", index + 1);
+        let motion = platform_motion(&platform).map_err(|(key, m)| invalid(&table, key, m))?;
+        let solids = course::build(&SolidSpec::Box(platform.cuboid), base)
+            .map_err(|e| invalid(&table, &e.key, e.message))?;
+        for solid in solids {
+            let solid = solid
+                .with_margin(shape_margin)
+                .map_err(|e| invalid(&table, "shape_margin", e.to_string()))?;
+            world.add_platform(solid, motion);
+        }
+    }
+
     let mut input = Vec::new();
     for (index, segment) in raw.input.iter().enumerate() {
         let table = format!("input #{}", index + 1);
@@ -570,6 +602,39 @@ fn build(
         world: Arc::new(world),
         input,
         expect: raw.expect,
+    })
+}
+
+/// The motion of a `[[platform]]`: it turns about the vertical axis through its box's centre.
+/// Errors are `(key, message)`.
+fn platform_motion(raw: &RawPlatform) -> Result<PlatformMotion, (&'static str, String)> {
+    let velocity = Vec3::from(raw.velocity.unwrap_or([0.0; 3]));
+    let turn = raw.angular_velocity_deg.unwrap_or(0.0);
+    if !velocity.is_finite() || velocity.length() > MAX_PLATFORM_SPEED {
+        return Err((
+            "velocity",
+            format!("must be finite and at most {MAX_PLATFORM_SPEED} m/s, got {velocity}"),
+        ));
+    }
+    if !turn.is_finite() || turn.abs() > MAX_PLATFORM_TURN_DEG {
+        return Err((
+            "angular_velocity_deg",
+            format!("must be finite and at most {MAX_PLATFORM_TURN_DEG} degrees/s, got {turn}"),
+        ));
+    }
+    if let Some(every) = raw.reverse_every
+        && !(every.is_finite() && every > 0.0)
+    {
+        return Err((
+            "reverse_every",
+            format!("must be greater than 0 s, got {every}"),
+        ));
+    }
+    Ok(PlatformMotion {
+        velocity,
+        angular_velocity: turn.to_radians(),
+        pivot: Vec3::from(raw.cuboid.center),
+        reverse_every: raw.reverse_every,
     })
 }
 

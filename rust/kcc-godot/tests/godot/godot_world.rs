@@ -71,6 +71,7 @@ fn step_scene(tick_rate: f64) -> SceneDesc {
             block([0.0, -0.5, 0.0], [20.0, 1.0, 20.0]),
             block([2.0, 0.1, 0.0], [2.0, 0.2, 4.0]),
         ],
+        platforms: Vec::new(),
         body: capsule_body(),
         start: [0.0, 0.0, 0.0],
     }
