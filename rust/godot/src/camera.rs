@@ -10,9 +10,10 @@ use godot::prelude::*;
 use kcc::StepSmoother;
 
 use crate::character::RustCharacterBody3D;
+use crate::convert::float;
 use crate::warnings::{CameraSetup, camera_warnings};
 
-/// Default rate at which the step offset returns to zero, 1/s.
+/// Default rate at which the step offset returns to zero, 1/s (the `decay` property's default).
 const DEFAULT_DECAY: f32 = 20.0;
 
 /// A [Camera3D] that smooths out the vertical jolt of stair steps.
@@ -34,8 +35,8 @@ pub struct StepSmoothCamera3D {
 
     /// Rate at which the step offset returns to zero, in 1/s: 20 feels weighty, 40 snappy.
     #[export(range = (0.0, 60.0, 0.5, or_greater, suffix = "1/s"))]
-    #[init(val = DEFAULT_DECAY)]
-    decay: f32,
+    #[init(val = 20.0)]
+    decay: float,
 
     /// The offset state, m.
     #[init(val = StepSmoother::new(DEFAULT_DECAY))]

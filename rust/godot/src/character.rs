@@ -20,12 +20,12 @@ use crate::body::GodotBody;
 // The class docs link to the camera the way Godot's help does (`[StepSmoothCamera3D]`).
 #[cfg(doc)]
 use crate::camera::StepSmoothCamera3D;
-use crate::convert::{to_glam, to_godot};
+use crate::convert::{float, int, to_glam, to_godot};
 use crate::input::wish_direction;
 use crate::settings::{Properties, sanitize};
 use crate::warnings::{BodySetup, ShapeChild, YawNode, body_warnings};
 
-/// The core's defaults, for the inspector's initial values.
+/// The core's defaults, for the warnings outside the scene tree.
 fn defaults() -> Properties {
     Properties::default()
 }
@@ -61,71 +61,71 @@ pub struct RustCharacterBody3D {
     /// Highest ledge the character steps onto, and deepest drop it follows down, in m.
     #[export_group(name = "Stairs")]
     #[export(range = (0.0, 1.0, 0.01, or_greater, suffix = "m"))]
-    #[init(val = defaults().max_step_height)]
-    max_step_height: f32,
+    #[init(val = 0.4)]
+    max_step_height: float,
 
     /// Free tread the character needs on top of a step, in m. A ledge shallower than this in
     /// front of a wall is not climbed.
     #[export(range = (0.0, 0.5, 0.005, or_greater, suffix = "m"))]
-    #[init(val = defaults().min_step_depth)]
-    min_step_depth: f32,
+    #[init(val = 0.1)]
+    min_step_depth: float,
 
     /// Shortest forward probe for the top of a step, in m, so that slow walking and high tick
     /// rates (where speed × tick is tiny) still find steps.
     #[export(range = (0.0, 0.1, 0.001, or_greater, suffix = "m"))]
-    #[init(val = defaults().min_step_forward)]
-    min_step_forward: f32,
+    #[init(val = 0.02)]
+    min_step_forward: float,
 
     /// How much further to look for a flat tread when the shape lands on a step's edge, in m.
     #[export(range = (0.0, 0.5, 0.01, or_greater, suffix = "m"))]
-    #[init(val = defaults().step_forward_test)]
-    step_forward_test: f32,
+    #[init(val = 0.15)]
+    step_forward_test: float,
 
     /// Slide iterations of the stair sweeps along ceilings and walls (count, at least 1).
     #[export(range = (1.0, 8.0, 1.0, or_greater))]
-    #[init(val = defaults().sweep_iterations)]
-    sweep_iterations: i32,
+    #[init(val = 3)]
+    sweep_iterations: int,
 
     /// Whether the character steps up onto ledges no higher than [member max_step_height].
     #[export]
-    #[init(val = defaults().step_up_enabled)]
+    #[init(val = true)]
     step_up_enabled: bool,
 
     /// Whether the character follows steps and slopes down instead of flying off them.
     #[export]
-    #[init(val = defaults().step_down_enabled)]
+    #[init(val = true)]
     step_down_enabled: bool,
 
     /// Top horizontal speed on floor with the stick fully pushed, in m/s.
     #[export_group(name = "Movement")]
     #[export(range = (0.0, 20.0, 0.1, or_greater, suffix = "m/s"))]
-    #[init(val = defaults().max_speed)]
-    max_speed: f32,
+    #[init(val = 5.0)]
+    max_speed: float,
 
     /// Time from standing still to [member max_speed] on floor (attack), in s.
     #[export(range = (0.001, 2.0, 0.001, or_greater, suffix = "s"))]
-    #[init(val = defaults().attack_time)]
-    attack_time: f32,
+    #[init(val = 0.2)]
+    attack_time: float,
 
     /// Time from [member max_speed] to standing still on floor once input stops (release), in s.
     #[export(range = (0.001, 2.0, 0.001, or_greater, suffix = "s"))]
-    #[init(val = defaults().release_time)]
-    release_time: f32,
+    #[init(val = 0.15)]
+    release_time: float,
 
     /// Top horizontal speed in the air, in m/s.
     #[export(range = (0.0, 20.0, 0.1, or_greater, suffix = "m/s"))]
-    #[init(val = defaults().air_max_speed)]
-    air_max_speed: f32,
+    #[init(val = 5.0)]
+    air_max_speed: float,
 
     /// Time from standing still to [member air_max_speed] in the air (air control), in s.
     #[export(range = (0.001, 5.0, 0.001, or_greater, suffix = "s"))]
-    #[init(val = defaults().air_attack_time)]
-    air_attack_time: f32,
+    #[init(val = 0.5)]
+    air_attack_time: float,
 
     /// Time from [member air_max_speed] to still in the air once input stops (air drag), in s.
     #[export(range = (0.001, 5.0, 0.001, or_greater, suffix = "s"))]
-    #[init(val = defaults().air_release_time)]
-    air_release_time: f32,
+    #[init(val = 1.0)]
+    air_release_time: float,
 
     /// Use [member custom_gravity] instead of Godot's gravity for this body. Off: the body
     /// falls with [method PhysicsBody3D.get_gravity] (the project's default gravity, and the
@@ -137,18 +137,18 @@ pub struct RustCharacterBody3D {
 
     /// Downward acceleration when [member use_custom_gravity] is on, in m/s².
     #[export(range = (0.0, 50.0, 0.1, or_greater, suffix = "m/s²"))]
-    #[init(val = defaults().custom_gravity)]
-    custom_gravity: f32,
+    #[init(val = 9.8)]
+    custom_gravity: float,
 
     /// Fastest falling speed, in m/s.
     #[export(range = (0.1, 100.0, 0.1, or_greater, suffix = "m/s"))]
-    #[init(val = defaults().terminal_speed)]
-    terminal_speed: f32,
+    #[init(val = 55.0)]
+    terminal_speed: float,
 
     /// Upward speed a jump from the floor starts with, in m/s (0 disables jumping).
     #[export(range = (0.0, 20.0, 0.1, or_greater, suffix = "m/s"))]
-    #[init(val = defaults().jump_velocity)]
-    jump_velocity: f32,
+    #[init(val = 4.5)]
+    jump_velocity: float,
 
     /// Read the input actions below and run the whole tick in the node's physics process. Turn
     /// off to drive the node from code ([method tick], [method move_and_step]).

@@ -5,6 +5,15 @@
 
 use godot::builtin::Vector3;
 
+/// Godot's name for a float property. The editor help prints a property's type as its Rust
+/// type is written, so the class reference reads `float`, as Godot's own does.
+#[allow(non_camel_case_types)]
+pub type float = f32;
+
+/// Godot's name for an integer property (see [`float`]).
+#[allow(non_camel_case_types)]
+pub type int = i32;
+
 /// A Godot vector as the core's vector.
 pub fn to_glam(v: Vector3) -> glam::Vec3 {
     glam::Vec3::new(v.x, v.y, v.z)

@@ -504,3 +504,93 @@ player = NodePath("../Player")
         );
     }
 }
+
+/// The literal after `#[init(val = ...)]` for each field of `RustCharacterBody3D` that has one,
+/// as (field, literal): the editor help shows these literals as the defaults.
+fn inspector_defaults() -> Vec<(String, String)> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/character.rs");
+    let text = read(&path);
+    let mut found = Vec::new();
+    let mut pending: Option<String> = None;
+    for line in text.lines().map(str::trim) {
+        if let Some(rest) = line.strip_prefix("#[init(val = ") {
+            pending = rest.strip_suffix(")]").map(str::to_string);
+        } else if let Some(value) = pending.take_if(|_| !line.starts_with('#'))
+            && let Some((field, _)) = line.split_once(':')
+        {
+            found.push((field.to_string(), value));
+        }
+    }
+    found
+}
+
+#[test]
+fn inspector_defaults_are_the_cores_and_read_like_godots() {
+    use rust_character_body::settings::Properties;
+    let core = Properties::default();
+    let expected: [(&str, f64); 16] = [
+        ("max_step_height", f64::from(core.max_step_height)),
+        ("min_step_depth", f64::from(core.min_step_depth)),
+        ("min_step_forward", f64::from(core.min_step_forward)),
+        ("step_forward_test", f64::from(core.step_forward_test)),
+        ("sweep_iterations", f64::from(core.sweep_iterations)),
+        ("step_up_enabled", f64::from(u8::from(core.step_up_enabled))),
+        (
+            "step_down_enabled",
+            f64::from(u8::from(core.step_down_enabled)),
+        ),
+        ("max_speed", f64::from(core.max_speed)),
+        ("attack_time", f64::from(core.attack_time)),
+        ("release_time", f64::from(core.release_time)),
+        ("air_max_speed", f64::from(core.air_max_speed)),
+        ("air_attack_time", f64::from(core.air_attack_time)),
+        ("air_release_time", f64::from(core.air_release_time)),
+        ("custom_gravity", f64::from(core.custom_gravity)),
+        ("terminal_speed", f64::from(core.terminal_speed)),
+        ("jump_velocity", f64::from(core.jump_velocity)),
+    ];
+    let defaults = inspector_defaults();
+    for (field, value) in expected {
+        let literal = defaults
+            .iter()
+            .find(|(name, _)| name == field)
+            .map(|(_, literal)| literal.as_str())
+            .unwrap_or_else(|| panic!("{field} has no #[init(val = ...)]"));
+        // A literal the help can show as it is (0.4, 3, true), not an expression.
+        let shown = match literal {
+            "true" => 1.0,
+            "false" => 0.0,
+            number => number
+                .parse::<f64>()
+                .unwrap_or_else(|_| panic!("{field}: `{literal}` is not a literal")),
+        };
+        assert!(
+            (shown - value).abs() < 1e-6,
+            "{field}: the inspector shows {literal}, the core's default is {value}"
+        );
+    }
+    // Float properties are typed `float` and integer ones `int`, as Godot names them.
+    let text = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/character.rs"));
+    for (field, _) in expected {
+        let declared = ["float", "int", "bool"]
+            .iter()
+            .any(|ty| text.contains(&format!("    {field}: {ty},")));
+        assert!(declared, "{field} is not declared as float, int or bool");
+    }
+}
+
+#[test]
+fn camera_decay_default_is_its_smoothers() {
+    let text = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/camera.rs"));
+    let constant = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("const DEFAULT_DECAY: f32 = "))
+        .and_then(|v| v.strip_suffix(';'))
+        .expect("DEFAULT_DECAY");
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    let at = lines
+        .iter()
+        .position(|l| *l == "decay: float,")
+        .expect("decay: float");
+    assert_eq!(lines[at - 1], format!("#[init(val = {constant})]"));
+}
