@@ -451,12 +451,24 @@ impl Scenario {
     /// the file's, in both worlds. The error names what cannot take it.
     pub fn set_shape_margin(&mut self, margin: f32) -> Result<(), String> {
         let mut world = World::new();
+        let platforms = self.world.platforms();
         for (index, solid) in self.world.solids().iter().enumerate() {
+            if platforms.iter().any(|p| p.index == index) {
+                continue;
+            }
             let solid = solid
                 .clone()
                 .with_margin(margin)
                 .map_err(|e| format!("{}: solid {}: {e}", self.name, index + 1))?;
             world.add(solid);
+        }
+        for (index, platform) in platforms.iter().enumerate() {
+            let solid = platform
+                .rest
+                .clone()
+                .with_margin(margin)
+                .map_err(|e| format!("{}: platform {}: {e}", self.name, index + 1))?;
+            world.add_platform(solid, platform.motion);
         }
         self.world = Arc::new(world);
         self.shape_margin = margin;

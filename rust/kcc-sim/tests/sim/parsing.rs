@@ -408,6 +408,42 @@ fn boxes_and_hulls_get_godots_default_shape_margin_or_the_files() {
 }
 
 #[test]
+fn platforms_are_read_and_keep_moving_under_another_shape_margin() {
+    let mut scenario = parse(&with(
+        "[[platform]]\nbox = { center = [0, 0.1, -3], size = [2, 0.2, 2] }\nvelocity = [0, 1, 0]\nangular_velocity_deg = 90\nreverse_every = 2\n",
+    ))
+    .unwrap();
+    let check = |scenario: &kcc_sim::scenario::Scenario, margin: f32| {
+        let platforms = scenario.world.platforms();
+        assert_eq!(platforms.len(), 1);
+        let motion = platforms[0].motion;
+        assert_eq!(motion.velocity, glam::Vec3::Y);
+        assert!((motion.angular_velocity - std::f32::consts::FRAC_PI_2).abs() < 1e-6);
+        assert_eq!(motion.reverse_every, Some(2.0));
+        assert_eq!(motion.pivot, glam::Vec3::new(0.0, 0.1, -3.0));
+        assert_eq!(platforms[0].rest.margin(), margin);
+        assert_eq!(platforms[0].index, scenario.world.solids().len() - 1);
+    };
+    check(&scenario, 0.04);
+    scenario.set_shape_margin(0.0).unwrap();
+    check(&scenario, 0.0);
+    for bad in [
+        "velocity = [0, 1000, 0]",
+        "angular_velocity_deg = 5000",
+        "reverse_every = 0",
+    ] {
+        let text = with(&format!(
+            "[[platform]]\nbox = {{ center = [0, 0.1, -3], size = [2, 0.2, 2] }}\n{bad}\n"
+        ));
+        let Err(error) = parse(&text) else {
+            panic!("{bad} was accepted");
+        };
+        let error = error.to_string();
+        assert!(error.contains("platform #1"), "{bad}: {error}");
+    }
+}
+
+#[test]
 fn a_negative_shape_margin_names_its_key() {
     let message = invalid(&top("shape_margin = -0.01"), "top level", "shape_margin");
     assert!(message.contains("0 m or more"), "{message}");
