@@ -79,9 +79,9 @@ pub struct Metrics {
 /// a script reading the body would see (in the parry world, its imitation of Godot's state).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GodotState {
-    /// Largest difference between `get_real_velocity()` and the tick's real motion (its
-    /// displacement over the tick time), over the ticks the controller did not move the body
-    /// by a step outside the slide, m/s.
+    /// Largest difference between `get_real_velocity()` and the real velocity the tick
+    /// reports (`kcc::TickReport::real_velocity`: its displacement over the tick time), over
+    /// the ticks the controller did not move the body by a step outside the slide, m/s.
     pub real_velocity_error_max: f64,
     /// Ticks of those where that difference is above 5 % of the motion's speed and above
     /// [`REAL_VELOCITY_TOLERANCE`].
@@ -94,7 +94,7 @@ pub struct GodotState {
     pub slide_collisions_max: u32,
 }
 
-/// Smallest difference between `get_real_velocity()` and a tick's real motion that counts as a
+/// Smallest difference between `get_real_velocity()` and a tick's reported real velocity that counts as a
 /// disagreement, m/s.
 pub const REAL_VELOCITY_TOLERANCE: f64 = 0.05;
 
@@ -112,15 +112,12 @@ impl GodotState {
         if ticks.is_empty() {
             return None;
         }
-        let dt = 1.0 / run.tick_rate;
-        let before = std::iter::once(run.start).chain(run.ticks.iter().map(|t| t.position));
         // (error, whether it is a disagreement) of each tick without a step.
         let errors: Vec<(f64, bool)> = ticks
             .iter()
-            .zip(before)
-            .filter(|((t, _), _)| !t.stair_moved)
-            .map(|((t, g), from)| {
-                let motion = (t.position - from).as_dvec3() / dt;
+            .filter(|(t, _)| !t.stair_moved)
+            .map(|(t, g)| {
+                let motion = t.real_velocity.as_dvec3();
                 let error = g.real_velocity.as_dvec3().distance(motion);
                 let allowed = (motion.length() * REAL_VELOCITY_SHARE).max(REAL_VELOCITY_TOLERANCE);
                 (error, error > allowed)

@@ -161,6 +161,7 @@ impl Mover for RapierMover {
         self.velocity = run + Vec3::Y * vertical;
         Moved {
             velocity: self.velocity,
+            real_velocity: moved.translation / dt,
             on_floor: self.grounded,
             stair_moved: false,
         }

@@ -65,6 +65,8 @@ pub struct Command {
 pub struct Moved {
     /// Velocity after the tick, m/s.
     pub velocity: Vec3,
+    /// How fast the body really moved during the tick, as the controller reports it, m/s.
+    pub real_velocity: Vec3,
     /// Standing on floor after the tick.
     pub on_floor: bool,
     /// The controller moved the body up or down a step, or down onto a slope, outside the
@@ -222,6 +224,7 @@ impl Driver {
         self.stepped = report.stepped;
         Moved {
             velocity: report.velocity,
+            real_velocity: report.real_velocity,
             on_floor: report.on_floor,
             stair_moved: report.step_up > 0.0 || report.step_down < 0.0,
         }
@@ -344,6 +347,8 @@ pub struct TickRecord {
     pub position: Vec3,
     /// Velocity after the tick, m/s.
     pub velocity: Vec3,
+    /// How fast the body really moved during the tick, as the controller reports it, m/s.
+    pub real_velocity: Vec3,
     /// On floor after the tick.
     pub on_floor: bool,
     /// Stair step of the tick, m (positive up).
@@ -494,6 +499,7 @@ pub fn record(
             time: time + dt,
             position: mover.position(),
             velocity: moved.velocity,
+            real_velocity: moved.real_velocity,
             on_floor: moved.on_floor,
             stepped,
             stair_moved: moved.stair_moved,

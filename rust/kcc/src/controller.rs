@@ -69,8 +69,14 @@ impl Sanitized {
 /// What happened during a tick.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct TickReport {
-    /// Velocity after the tick, m/s; write it back to the body.
+    /// Velocity after the tick, m/s; write it back to the body. As Godot's `velocity` after
+    /// `move_and_slide`, it is the body's own: horizontal on a ramp, without a platform's.
     pub velocity: Vec3,
+    /// How fast the body really moved this tick, m/s: its displacement over the tick's delta
+    /// (zero when nothing moved). On a tick without a stair step this is what Godot's
+    /// `get_real_velocity()` says after the tick; on a ramp it follows the slope, on a platform
+    /// it includes the ride.
+    pub real_velocity: Vec3,
     /// Height gained by stepping up this tick, m (0 or more).
     pub step_up: f32,
     /// Height lost by stepping down this tick, m (0 or less), including drops that only follow
@@ -227,10 +233,15 @@ impl Controller {
         let Some((substeps, step_dt)) = split.filter(|_| !sanitized.position) else {
             return report;
         };
+        let start = body.position();
         for _ in 0..substeps {
             let part = step(body, velocity, step_dt);
             velocity = part.velocity;
             report.absorb(&part);
+        }
+        let real_velocity = (body.position() - start) / (step_dt * substeps as f32);
+        if real_velocity.is_finite() {
+            report.real_velocity = real_velocity;
         }
         report
     }

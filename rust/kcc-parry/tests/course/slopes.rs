@@ -159,3 +159,47 @@ fn ramp_of_60_degrees_is_not_walkable() {
         );
     }
 }
+
+#[test]
+fn a_tick_reports_its_real_velocity_along_the_slope() {
+    // A 30 degree ramp from z = -1 up toward -Z.
+    let ramp = geometry::ramp(
+        Vec3::new(0.0, 0.0, -1.0),
+        Vec3::NEG_Z,
+        30f32.to_radians(),
+        6.0,
+        4.0,
+    )
+    .unwrap();
+    let world = world(vec![ramp]);
+    let controller = Controller::new(settings(3.0)).unwrap();
+    let mut body = body(&world, capsule(), Vec3::ZERO);
+    settle(&controller, &mut body, 60.0);
+    let dt = 1.0 / 60.0;
+    let mut velocity = Vec3::ZERO;
+    let mut on_ramp = 0;
+    for _ in 0..90 {
+        let before = body.position();
+        let report = controller.tick(
+            &mut body,
+            &TickInput {
+                wish_direction: Vec3::NEG_Z,
+                jump: false,
+                velocity,
+            },
+            dt,
+        );
+        velocity = report.velocity;
+        let moved = (body.position() - before) / dt;
+        assert!((report.real_velocity - moved).length() < 1e-3, "{report:?}");
+        // The body's own velocity stays horizontal, as Godot's; the real one climbs.
+        assert!(report.velocity.y.abs() < 1e-4);
+        if report.stepped.is_none() && report.real_velocity.y > 0.5 {
+            on_ramp += 1;
+        }
+    }
+    assert!(on_ramp > 30, "climbed on {on_ramp} ticks");
+    // Nothing moves on an unusable delta: no real velocity either.
+    let report = controller.tick(&mut body, &TickInput::default(), 0.0);
+    assert_eq!(report.real_velocity, Vec3::ZERO);
+}

@@ -150,7 +150,7 @@ fn json_has_every_required_field() {
         assert!(run["ns_per_tick"]["median"].is_number());
         let checks = run["checks"].as_array().unwrap();
         // Our controller's runs also check Godot's own state of the body (the parry world's
-        // imitation of it here): the real velocity agrees with each tick's motion.
+        // imitation of it here): its real velocity is the one each tick reports.
         let ours = run["controller"] == "kcc";
         assert_eq!(checks.len(), if ours { 3 } else { 2 });
         if ours {
