@@ -572,6 +572,42 @@ fn advance(
 /// as the distance is convex along the motion) then reach it, until a step is under 1 nm: one
 /// step for a face, a few for an edge or a corner.
 fn first_touch(body: &Rounded, pose: &Pose, motion: DVec3, target: &Target) -> Option<f64> {
+    let found = exact_first_touch(body, pose, motion, target);
+    if found.is_some() {
+        return found;
+    }
+    // A motion that ends inside the target touched it on the way, whatever the steps above
+    // concluded from a contact whose nearest feature changed on the way (seen: a cylinder
+    // crossing the side edge of a wedge's slope, which Jolt stops at): cast for the touch.
+    let end = Pose::from_parts(pose.translation + motion, pose.rotation);
+    let inside = body
+        .contact(&end, target, 0.0)
+        .is_some_and(|c| c.dist < 0.0);
+    if !inside {
+        return None;
+    }
+    let options = ShapeCastOptions {
+        max_time_of_impact: 1.0,
+        target_distance: body.radius + target.radius,
+        stop_at_penetration: true,
+        compute_impact_geometry_on_penetration: false,
+    };
+    let core: &dyn Shape = body.core.as_ref();
+    let hit = query::cast_shapes(
+        pose,
+        motion,
+        core,
+        target.pose,
+        DVec3::ZERO,
+        target.shape,
+        options,
+    )
+    .ok()??;
+    Some(hit.time_of_impact * motion.length())
+}
+
+/// [`first_touch`] by conservative advancement and Newton steps on exact distances.
+fn exact_first_touch(body: &Rounded, pose: &Pose, motion: DVec3, target: &Target) -> Option<f64> {
     let length = motion.length();
     if !length.is_finite() {
         return None;

@@ -11,6 +11,7 @@ use glam::{Quat, Vec3};
 use kcc::{Controller, ControllerSettings, KinematicBody, TickInput};
 use kcc_parry::{CharacterShape, ParryBody, Solid, World, geometry};
 use proptest::prelude::*;
+use proptest::test_runner::FileFailurePersistence;
 
 /// Overlap allowed beyond the safe margin, m. The recovery leaves up to 13 % of a margin's
 /// depth per query and sweeps stop 0.1 mm short; and Godot's own `move_and_slide`, pushed
@@ -104,11 +105,17 @@ fn course() -> impl Strategy<Value = Course> {
         }),
         prop::collection::vec(
             (
-                (-3.0f32..3.0, -0.5f32..1.0, -6.0f32..-0.8)
-                    .prop_map(|(x, y, z)| Vec3::new(x, y, z)),
+                // x, y of the centre, and z of the side nearest the start (turned or not).
+                (-3.0f32..3.0, -0.5f32..1.0, -6.0f32..-0.8),
                 (0.05f32..2.0, 0.05f32..1.5, 0.05f32..2.0).prop_map(|(x, y, z)| Vec3::new(x, y, z)),
                 yaw,
-            ),
+            )
+                .prop_map(|((x, y, near), size, yaw)| {
+                    // In front of the body, whatever the turn: its centre lies half a diagonal
+                    // of its footprint beyond the near side.
+                    let reach = 0.5 * size.x.hypot(size.z);
+                    (Vec3::new(x, y, near - reach), size, yaw)
+                }),
             1..6,
         )
         .prop_map(|boxes| Course::Boxes { boxes }),
@@ -147,6 +154,11 @@ fn config() -> ProptestConfig {
         .unwrap_or(48);
     ProptestConfig {
         cases,
+        // Next to this file (cargo runs tests in the crate's folder): proptest's own default
+        // looks for it elsewhere in a test binary made of several files.
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "tests/course/properties.proptest-regressions",
+        ))),
         ..ProptestConfig::default()
     }
 }
