@@ -196,7 +196,10 @@ impl Controller {
             velocity,
             dt,
             Sanitized::default(),
-            |body, velocity, dt| self.move_once(body, velocity, dt),
+            |body, velocity, dt| {
+                let stand = stand_of(body, velocity);
+                self.move_once(body, velocity, dt, stand)
+            },
         )
     }
 
@@ -234,8 +237,11 @@ impl Controller {
             return report;
         };
         let start = body.position();
-        for _ in 0..substeps {
+        for substep in 0..substeps {
             let part = step(body, velocity, step_dt);
+            if substep == 0 {
+                report.was_on_floor = part.was_on_floor;
+            }
             velocity = part.velocity;
             report.absorb(&part);
         }
@@ -256,14 +262,21 @@ impl Controller {
         dt: f32,
     ) -> TickReport {
         let up = up_of(body);
-        let on_floor = body.is_on_floor();
+        let stand = stand_of(body, velocity);
+        let on_floor = stand != Stand::Air;
         let curve = if on_floor {
             &self.settings.movement.ground
         } else {
             &self.settings.movement.air
         };
         let wish = horizontal(wish, up).clamp_length_max(1.0);
-        let run = horizontal_velocity(horizontal(velocity, up), wish, curve, dt);
+        let before = horizontal(velocity, up);
+        let mut run = horizontal_velocity(before, wish, curve, dt);
+        let target = wish * curve.max_speed;
+        if body.is_on_wall() {
+            // Last tick's slide left the velocity along the wall.
+            run = along_wall(run, before, before, target);
+        }
         let (rise, jumped) = vertical_speed(
             vertical(velocity, up),
             jump,
@@ -271,13 +284,17 @@ impl Controller {
             &self.settings.gravity,
             dt,
         );
-        let mut report = self.move_once(body, run + up * rise, dt);
+        let mut report = self.move_once(body, run + up * rise, dt, stand);
+        if body.is_on_wall() {
+            let slid = horizontal(report.velocity, up);
+            report.velocity += along_wall(slid, slid, before, target) - slid;
+        }
         report.jumped = jumped;
         report
     }
 
-    /// One move of a sub-step: the slide, a step up when a wall stopped it, a step down when it
-    /// left the floor.
+    /// One move of a sub-step, from where the body `stand`s: the slide, a step up when a wall
+    /// stopped it, a step down when it left the floor.
     ///
     /// Every move ends the engine's state with a slide (as a script calling `move_and_slide`
     /// expects): the slide's real velocity, position delta, wall and slide collisions describe
@@ -285,14 +302,18 @@ impl Controller {
     /// are the stair sweeps run from where the move began. When they find a step, the body is
     /// put back, lifted onto the step (see [`climb`](Self::climb)), and slides again, so the
     /// last slide carries it across the tread with the tick's own horizontal velocity.
+    ///
+    /// A body resting on a stair's edge ([`Stand::Edge`]) moves as on floor, without pushing
+    /// down into the edge (the engine would slide it off ahead of its motion).
     fn move_once<B: KinematicBody + ?Sized>(
         &self,
         body: &mut B,
         velocity: Vec3,
         dt: f32,
+        stand: Stand,
     ) -> TickReport {
         let up = up_of(body);
-        let was_on_floor = body.is_on_floor();
+        let was_on_floor = stand != Stand::Air;
         let start = body.position();
         let run = horizontal(velocity, up);
         let rise = vertical(velocity, up);
@@ -303,7 +324,8 @@ impl Controller {
         };
 
         let grounded = was_on_floor && rise <= 0.0;
-        let mut after = body.move_and_slide(run + up * rise, dt);
+        let push = if stand == Stand::Edge { 0.0 } else { rise };
+        let mut after = body.move_and_slide(run + up * push, dt);
         if grounded && body.is_on_wall() {
             let height = self.climb(body, start, run * dt);
             if height > 0.0 {
@@ -314,6 +336,7 @@ impl Controller {
         }
         let run = horizontal(after, up);
         let mut rise = vertical(after, up);
+        let mut on_edge = false;
 
         if grounded && rise <= 0.0 && !body.is_on_floor() {
             let travelled = horizontal(body.position() - start, up);
@@ -322,6 +345,7 @@ impl Controller {
                 if step.is_step {
                     report.stepped = Some(step.height);
                 }
+                on_edge = step.on_edge;
                 // Standing on floor again: gravity does not accumulate (as Godot's slide).
                 rise = 0.0;
             }
@@ -329,7 +353,7 @@ impl Controller {
         if report.step_up > 0.0 {
             report.stepped = Some(report.step_up + report.stepped.unwrap_or(0.0));
         }
-        report.on_floor = body.is_on_floor();
+        report.on_floor = body.is_on_floor() || on_edge;
         report.velocity = run + up * rise;
         report
     }
@@ -414,6 +438,67 @@ impl Controller {
         step.is_step.then_some(step.height)
     }
 }
+
+/// The horizontal velocity `run` (m/s) of a body sliding along a wall, no faster along the wall
+/// (the way `along` points) than the push's part that way: the wish's `target` velocity (m/s)
+/// projected on it. The curve turns the velocity back into the wall each tick and the wall
+/// takes away only that part, so without this limit the release of the rest would add speed
+/// along the wall. Speed the body had that way before the tick (`before`, m/s) is kept:
+/// turning along a wall slows by the curve.
+fn along_wall(run: Vec3, along: Vec3, before: Vec3, target: Vec3) -> Vec3 {
+    let Some(direction) = along.try_normalize() else {
+        return run;
+    };
+    let speed = run.dot(direction);
+    let limit = target.dot(direction).max(before.dot(direction)).max(0.0);
+    if speed > limit {
+        run - direction * (speed - limit)
+    } else {
+        run
+    }
+}
+
+/// What the body stands on as a move begins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stand {
+    /// Floor, as the engine says.
+    Floor,
+    /// The edge of a stair it is rolling over, where the last step down left it (see
+    /// [`crate::stairs::StepDown::on_edge`]): no floor for the engine, but it supports the body.
+    Edge,
+    /// Nothing: in the air.
+    Air,
+}
+
+/// Vertical speed below which a body off the engine's floor may be resting on an edge, m/s. A
+/// step down onto an edge leaves exactly none; one tick of gravity is far more.
+const EDGE_REST_SPEED: f32 = 1e-4;
+
+/// Where the body with `velocity` (m/s) stands. A body the engine has off the floor rests on an
+/// edge when the last move left it there (it has no vertical speed) and it still touches
+/// something below it: one short probe down, made only then.
+fn stand_of<B: KinematicBody + ?Sized>(body: &mut B, velocity: Vec3) -> Stand {
+    if body.is_on_floor() {
+        return Stand::Floor;
+    }
+    let up = up_of(body);
+    if !velocity.is_finite() || vertical(velocity, up).abs() > EDGE_REST_SPEED {
+        return Stand::Air;
+    }
+    let probe = 2.0 * body.safe_margin().max(0.0) + EDGE_PROBE;
+    let below = body.test_move(body.position(), -up * probe);
+    match below.contact {
+        Some(contact) if contact.normal.dot(up) > EDGE_MIN_COSINE => Stand::Edge,
+        _ => Stand::Air,
+    }
+}
+
+/// How far below the safe margin the edge probe of [`stand_of`] reaches, m.
+const EDGE_PROBE: f32 = 1e-3;
+
+/// Smallest cosine between up and an edge's contact normal that still supports a body: a
+/// contact this close to horizontal is the side of something, not under the body.
+const EDGE_MIN_COSINE: f32 = 0.05;
 
 /// True when `position` (m) is finite and within [`MAX_COORDINATE`] of the origin.
 fn usable_position(position: Vec3) -> bool {

@@ -15,8 +15,10 @@
 //!    against the max step height, and that the tread is deep enough: the body needs the
 //!    minimum step depth of room ahead.
 //!
-//! Step down ([`step_down`]): sweep down by at most the max step height, sliding off edges; land
-//! only on walkable floor, then snap.
+//! Step down ([`step_down`]): sweep straight down by at most the max step height; land on
+//! walkable floor and snap, or rest on the edge of a step being rolled over when sliding off it
+//! would reach floor within that height (the edge supports the body, as Jolt's
+//! `CharacterVirtual` counts contacts under its supporting volume).
 
 use glam::Vec3;
 
@@ -65,6 +67,9 @@ pub struct StepDown {
     pub height: f32,
     /// True when the drop was a step and not just following a sloped floor down.
     pub is_step: bool,
+    /// The body rests on the edge of a step it is rolling over (see [`step_down`]): supported,
+    /// though the engine does not count the edge as floor.
+    pub on_edge: bool,
 }
 
 /// Probes `motion` (m, horizontal, this tick) from `from` (the body's origin, m) and, if a step
@@ -261,45 +266,73 @@ fn drop_onto<B: KinematicBody + ?Sized>(body: &mut B, start: Vec3, above: Vec3) 
 /// How far past the safe margin the second probe of [`step_down`] starts from the first, m.
 const NUDGE: f32 = 1e-3;
 
-/// Down from `from`, sliding off steep edges (a rounded bottom rolling off a step), then
-/// straight down with what is left of the max step height, until walkable floor: lands the
-/// body there and returns true. A walkable contact is a landing only if the engine's own floor
-/// snap agrees: an edge right at the floor angle may be floor to the sweep and not to the
-/// engine (its contact is measured a little lower), and is then slid off like a steep one.
+/// What a step down stood the body on.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Support {
+    /// Walkable floor, as the engine's floor snap agrees.
+    Floor,
+    /// The edge of the step the body is rolling over: too steep to be floor for the engine,
+    /// with walkable floor below it within the max step height.
+    Edge(Contact),
+}
+
+/// Down from `from`, until walkable floor within the max step height: stands the body there and
+/// says on what.
+///
+/// The first sweep goes straight down. When it stops on something that is not floor (a rounded
+/// bottom on the edge of the step it walked off), the sweep slides off it toward lower floor;
+/// if that floor is within reach, the edge is a stair's and holds the body where the straight
+/// sweep stopped: it rolls over the edge at the tick's own horizontal speed instead of sliding
+/// off it ahead of its motion. Sliding off a steep surface that leads to no floor within
+/// reach (a steep ramp, a ledge) is no landing.
+///
+/// A walkable contact is a landing only if the engine's own floor snap agrees: an edge right at
+/// the floor angle may be floor to the sweep and not to the engine (its contact is measured a
+/// little lower), and is then treated like a steep one.
 fn descend<B: KinematicBody + ?Sized>(
     body: &mut B,
     from: Vec3,
     up: Vec3,
     settings: &StairSettings,
-) -> bool {
+) -> Option<Support> {
     let max_angle = body.floor_max_angle();
     let drop = settings.max_step_height;
     let mut end = from;
     let mut motion = -up * drop;
+    let mut edge = None;
     for _ in 0..=settings.sweep_iterations {
         let test = body.test_move(end, motion);
         if !test.travel.is_finite() {
-            return false;
+            return None;
         }
         end += test.travel;
         let left = drop - vertical(from - end, up);
         match test.contact {
             Some(hit) => {
                 if is_walkable(hit.normal, up, max_angle) && land(body, end) {
-                    return true;
+                    return Some(match edge {
+                        Some((rest, contact)) => {
+                            body.set_position(rest);
+                            Support::Edge(contact)
+                        }
+                        None => Support::Floor,
+                    });
+                }
+                if edge.is_none() {
+                    edge = Some((end, hit));
                 }
                 motion = slide(test.remainder, hit.normal);
                 if vertical(motion, up) >= 0.0 {
-                    return false;
+                    return None;
                 }
             }
             None if horizontal(motion, up).length() > 1e-6 && left > 1e-5 => {
                 motion = -up * left;
             }
-            None => return false,
+            None => return None,
         }
     }
-    false
+    None
 }
 
 /// Puts the body at `end` and snaps it to the floor there; true when the engine then has it on
@@ -313,7 +346,9 @@ fn land<B: KinematicBody + ?Sized>(body: &mut B, end: Vec3) -> bool {
     body.is_on_floor()
 }
 
-/// Moves the body down onto walkable floor within the max step height and snaps it there.
+/// Moves the body down onto walkable floor within the max step height and snaps it there, or
+/// onto the edge of a step it is rolling over when floor lies below that edge (see
+/// [`StepDown::on_edge`]).
 ///
 /// `travel` is the body's horizontal displacement this tick (m): a drop that the landing
 /// floor's slope explains over its length is reported as not a step, and its direction is
@@ -338,22 +373,29 @@ pub fn step_down<B: KinematicBody + ?Sized>(
     let start = body.position();
     let along = horizontal(travel, up);
     let along = if along.is_finite() { along } else { Vec3::ZERO };
-    let mut landed = descend(body, start, up, settings);
-    if !landed && along.length() > 1e-6 {
+    let mut support = descend(body, start, up, settings);
+    if support.is_none() && along.length() > 1e-6 {
         let clear = 2.0 * body.safe_margin().max(0.0) + NUDGE;
         let ahead = body.test_move(start, along.normalize() * clear);
         let from = start + ahead.travel;
-        landed = from.is_finite() && descend(body, from, up, settings);
+        if from.is_finite() {
+            support = descend(body, from, up, settings);
+        }
     }
-    if !landed {
+    let Some(support) = support else {
         body.set_position(start);
         return None;
-    }
+    };
     let height = vertical(body.position() - start, up);
-    let slope = slope_angle(body.floor_normal(), up).unwrap_or(0.0);
+    let normal = match support {
+        Support::Floor => body.floor_normal(),
+        Support::Edge(contact) => contact.normal,
+    };
+    let slope = slope_angle(normal, up).unwrap_or(0.0);
     let explained = along.length() * slope.tan();
     Some(StepDown {
         height,
         is_step: -height > explained + STEP_DOWN_TOLERANCE,
+        on_edge: matches!(support, Support::Edge(_)),
     })
 }

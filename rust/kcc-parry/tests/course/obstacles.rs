@@ -171,3 +171,46 @@ fn stepping_along_a_wall_gains_no_speed() {
         assert!(end.z > -0.5 + 0.0, "{shape:?} went into the wall: {end}");
     }
 }
+
+#[test]
+fn pushing_into_a_wall_gains_no_speed_along_it() {
+    // The stick pushes (5, -1) m/s (full stick at 5.099 m/s) into a wall at z = -0.5: the
+    // movement model slides along it no faster than the push's part along it, 5 m/s (the body's
+    // velocity exactly; its moves within 0.5 %, the recovery out of the wall's margin).
+    let world = world(vec![
+        geometry::aabb_box(Vec3::new(0.0, 1.5, -1.0), Vec3::new(40.0, 3.0, 1.0)).unwrap(),
+    ]);
+    let push = Vec3::new(5.0, 0.0, -1.0);
+    for shape in [capsule(), cylinder()] {
+        for rate in [30.0, 60.0, 240.0] {
+            let controller = Controller::new(settings(push.length())).unwrap();
+            let mut body = body(&world, shape, Vec3::new(0.0, 0.0, -0.05));
+            settle(&controller, &mut body, rate);
+            let trace = walk(
+                &controller,
+                &mut body,
+                push / push.length(),
+                rate,
+                rate as u32,
+            );
+            let fastest = trace
+                .iter()
+                .map(|t| (t.after.x - t.before.x) * rate)
+                .fold(0.0, f32::max);
+            assert!(
+                fastest <= 5.0 * 1.005,
+                "{shape:?} {rate} Hz: {fastest} m/s along the wall"
+            );
+            let velocity = trace
+                .iter()
+                .map(|t| t.report.velocity.x)
+                .fold(0.0, f32::max);
+            assert!(
+                velocity <= 5.0 + 1e-4,
+                "{shape:?} {rate} Hz: velocity {velocity} m/s along the wall"
+            );
+            assert!(fastest > 4.99, "{shape:?} {rate} Hz: only {fastest} m/s");
+            assert!(trace.iter().all(|t| t.after.z > -0.5), "{shape:?} went in");
+        }
+    }
+}
