@@ -127,6 +127,14 @@ pub struct RustCharacterBody3D {
     #[init(val = 1.0)]
     air_release_time: float,
 
+    /// Keep the horizontal speed on ramps and over stair edges: on floor, the move follows the
+    /// floor's slope, so walking up or down a 30° ramp covers the ground as fast as flat floor.
+    /// Off: Godot's own slide, which walks slower up and down slopes (see
+    /// [member CharacterBody3D.floor_constant_speed]).
+    #[export]
+    #[init(val = true)]
+    constant_horizontal_speed: bool,
+
     /// Use [member custom_gravity] instead of Godot's gravity for this body. Off: the body
     /// falls with [method PhysicsBody3D.get_gravity] (the project's default gravity, and the
     /// gravity of any [Area3D] it is in), the part of it along -[member
@@ -408,6 +416,7 @@ impl RustCharacterBody3D {
             air_max_speed: self.air_max_speed,
             air_attack_time: self.air_attack_time,
             air_release_time: self.air_release_time,
+            constant_horizontal_speed: self.constant_horizontal_speed,
             use_custom_gravity: self.use_custom_gravity,
             custom_gravity: self.custom_gravity,
             terminal_speed: self.terminal_speed,

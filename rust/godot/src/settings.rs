@@ -37,6 +37,8 @@ pub struct Properties {
     pub air_attack_time: f32,
     /// Time to stop in the air, s.
     pub air_release_time: f32,
+    /// Keep the horizontal speed on ramps and over stair edges.
+    pub constant_horizontal_speed: bool,
     /// Fall with [`custom_gravity`](Self::custom_gravity) instead of the world's gravity.
     pub use_custom_gravity: bool,
     /// Downward acceleration when [`use_custom_gravity`](Self::use_custom_gravity) is on, m/s².
@@ -76,6 +78,7 @@ impl Properties {
             air_max_speed: air.max_speed,
             air_attack_time: air.attack_time,
             air_release_time: air.release_time,
+            constant_horizontal_speed: settings.movement.constant_horizontal_speed,
             use_custom_gravity: false,
             custom_gravity: gravity.gravity,
             terminal_speed: gravity.terminal_speed,
@@ -105,6 +108,7 @@ impl Properties {
         air.max_speed = self.air_max_speed;
         air.attack_time = self.air_attack_time;
         air.release_time = self.air_release_time;
+        settings.movement.constant_horizontal_speed = self.constant_horizontal_speed;
         let gravity = &mut settings.gravity;
         gravity.gravity = if self.use_custom_gravity {
             self.custom_gravity
@@ -160,6 +164,7 @@ mod tests {
             air_max_speed: 6.0,
             air_attack_time: 0.6,
             air_release_time: 0.7,
+            constant_horizontal_speed: false,
             use_custom_gravity: true,
             custom_gravity: 20.0,
             terminal_speed: 30.0,
@@ -178,6 +183,7 @@ mod tests {
         assert_eq!(s.movement.air.max_speed, 6.0);
         assert_eq!(s.movement.air.attack_time, 0.6);
         assert_eq!(s.movement.air.release_time, 0.7);
+        assert!(!s.movement.constant_horizontal_speed);
         assert_eq!(s.gravity.gravity, 20.0);
         assert_eq!(s.gravity.terminal_speed, 30.0);
         assert_eq!(s.gravity.jump_velocity, 6.5);

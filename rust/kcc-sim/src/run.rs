@@ -154,6 +154,9 @@ impl KinematicBody for Recorder<'_> {
     fn is_on_wall(&self) -> bool {
         self.inner.is_on_wall()
     }
+    fn wall_normal(&self) -> Vec3 {
+        self.inner.wall_normal()
+    }
     fn floor_normal(&self) -> Vec3 {
         self.inner.floor_normal()
     }
@@ -226,7 +229,7 @@ impl Driver {
             velocity: report.velocity,
             real_velocity: report.real_velocity,
             on_floor: report.on_floor,
-            stair_moved: report.step_up > 0.0 || report.step_down < 0.0,
+            stair_moved: report.step_up > 0.0 || report.step_down != 0.0,
         }
     }
 

@@ -327,6 +327,7 @@ struct RawCharacter {
     air_max_speed: Option<f32>,
     air_attack_time: Option<f32>,
     air_release_time: Option<f32>,
+    constant_horizontal_speed: Option<bool>,
     step_up_enabled: Option<bool>,
     step_down_enabled: Option<bool>,
     max_step_height: Option<f32>,
@@ -730,6 +731,10 @@ fn character(raw: &RawCharacter) -> Result<Character, (String, String)> {
     set(&mut movement.air.max_speed, raw.air_max_speed);
     set(&mut movement.air.attack_time, raw.air_attack_time);
     set(&mut movement.air.release_time, raw.air_release_time);
+    set(
+        &mut movement.constant_horizontal_speed,
+        raw.constant_horizontal_speed,
+    );
     let stairs = &mut controller.stairs;
     set(&mut stairs.step_up_enabled, raw.step_up_enabled);
     set(&mut stairs.step_down_enabled, raw.step_down_enabled);

@@ -8,10 +8,10 @@ use glam::Vec3;
 
 use crate::body::KinematicBody;
 use crate::error::ConfigError;
-use crate::floor::{horizontal, unit_up, vertical};
+use crate::floor::{along_floor, horizontal, unit_up, vertical};
 use crate::movement::{horizontal_velocity, vertical_speed};
 use crate::settings::ControllerSettings;
-use crate::stairs::{Ahead, step_down, step_up};
+use crate::stairs::{Ahead, STEP_DOWN_TOLERANCE, step_down, step_up};
 
 /// Longest simulated time of one sub-step, s. A longer delta is split.
 pub const MAX_SUBSTEP: f32 = 0.05;
@@ -80,7 +80,8 @@ pub struct TickReport {
     /// Height gained by stepping up this tick, m (0 or more).
     pub step_up: f32,
     /// Height lost by stepping down this tick, m (0 or less), including drops that only follow
-    /// a sloped floor.
+    /// a sloped floor. A step down that found the floor right where the body was can report a
+    /// fraction of a millimetre up: the engine's recovery out of that floor.
     pub step_down: f32,
     /// Vertical travel of the stair steps this tick, m, for the `stepped` signal and the camera:
     /// step ups plus those step downs that were steps. `None` when there was no step.
@@ -324,61 +325,166 @@ impl Controller {
         };
 
         let grounded = was_on_floor && rise <= 0.0;
-        let push = if stand == Stand::Edge { 0.0 } else { rise };
-        let mut after = body.move_and_slide(run + up * push, dt);
-        if grounded && body.is_on_wall() {
-            let height = self.climb(body, start, run * dt);
-            if height > 0.0 {
-                // On the step: gravity does not accumulate while the slide lands on the tread.
-                report.step_up = height;
-                after = body.move_and_slide(run, dt);
-            }
+        // On sloped floor, the move follows the slope (see
+        // `MovementSettings::constant_horizontal_speed`), and gravity does not push into it: the
+        // engine would slide that push downhill, faster than the walk.
+        let slope = if grounded && stand == Stand::Floor && self.keeps_speed() {
+            along_floor(run, body.floor_normal(), up, body.floor_max_angle())
+        } else {
+            0.0
+        };
+        let push = if stand == Stand::Edge || slope != 0.0 {
+            0.0
+        } else {
+            rise
+        };
+        let slid = self.slide_and_climb(body, start, run, push, slope, dt, grounded);
+        let (mut after, slope) = (slid.velocity, slid.slope);
+        if let Some(lift) = slid.lift {
+            // On the step: gravity does not accumulate while the slide carries the body across
+            // the tread (or over the edge it then rests on). The lift already carried it
+            // `ahead`: the slide makes only the rest of the tick's motion.
+            report.step_up = lift.height;
+            let motion = (run * dt).length();
+            let share = (1.0 - lift.ahead / motion).clamp(0.0, 1.0);
+            let slid = body.move_and_slide(run * share, dt);
+            after = if share > MIN_SHARE { slid / share } else { run };
         }
+        let walk = run;
         let run = horizontal(after, up);
-        let mut rise = vertical(after, up);
+        // The slope's part is the floor's, not the body's: as Godot's, the velocity of a body on
+        // floor is horizontal, and one that left the slope keeps only its own vertical speed.
+        let mut rise = if report.step_up > 0.0 || slope == 0.0 {
+            vertical(after, up)
+        } else if body.is_on_floor() {
+            0.0
+        } else {
+            (vertical(after, up) - slope).min(0.0)
+        };
         let mut on_edge = false;
+        let mut caught = false;
 
         if grounded && rise <= 0.0 && !body.is_on_floor() {
             let travelled = horizontal(body.position() - start, up);
             if let Some(step) = step_down(body, &self.settings.stairs, travelled) {
                 report.step_down = step.height;
-                if step.is_step {
+                // After a lift over an edge, the drop back onto it is part of the climb; after
+                // a move up a slope, so is the drop back onto its crest.
+                let overshoot = slope.max(0.0) * dt + STEP_DOWN_TOLERANCE;
+                if step.is_step && report.step_up <= 0.0 && -step.height > overshoot {
                     report.stepped = Some(step.height);
                 }
                 on_edge = step.on_edge;
+                caught = true;
                 // Standing on floor again: gravity does not accumulate (as Godot's slide).
                 rise = 0.0;
             }
         }
         if report.step_up > 0.0 {
-            report.stepped = Some(report.step_up + report.stepped.unwrap_or(0.0));
+            let rise = vertical(body.position() - start, up);
+            report.step_up = rise.max(0.0);
+            report.stepped = (rise > 0.0).then_some(rise);
         }
         report.on_floor = body.is_on_floor() || on_edge;
+        // Caught by the step down, the body has not left the floor it walks on: keep the walk's
+        // own velocity, without what the engine adds when a slide leaves a moving platform
+        // (Godot's `platform_on_leave`), unless a wall changed it.
+        let run = if caught && !body.is_on_wall() {
+            walk
+        } else {
+            run
+        };
         report.velocity = run + up * rise;
         report
     }
 
-    /// If a step blocks the horizontal `motion` (m) of a move from `from` (m), puts the body
-    /// where a slide by `motion` lands it on the step: `from` lifted by the step's height, and
-    /// moved ahead by what the landing needs beyond `motion` (the minimum forward step).
-    /// Returns the height (m), or 0 when there is no step and the body was left alone.
-    fn climb<B: KinematicBody + ?Sized>(&self, body: &mut B, from: Vec3, motion: Vec3) -> f32 {
-        if !motion.is_finite() || motion.length() <= MIN_MOTION {
-            return 0.0;
-        }
+    /// True when moves on a slope keep their horizontal speed.
+    fn keeps_speed(&self) -> bool {
+        self.settings.movement.constant_horizontal_speed
+    }
+
+    /// The move's slide with the horizontal velocity `run` (m/s), the vertical `push` (m/s) and
+    /// the `slope`'s vertical speed (m/s), from `start` (m) over `dt` (s), and, when a grounded
+    /// slide met a wall, the climb onto the step there.
+    ///
+    /// Following the slope can run the body into a wall that the walk itself does not reach (the
+    /// arc of an edge being rolled over rises fastest): the move is then made again as Godot's
+    /// own slide would.
+    #[allow(clippy::too_many_arguments)]
+    fn slide_and_climb<B: KinematicBody + ?Sized>(
+        &self,
+        body: &mut B,
+        start: Vec3,
+        run: Vec3,
+        push: f32,
+        mut slope: f32,
+        dt: f32,
+        grounded: bool,
+    ) -> Slid {
         let up = up_of(body);
-        let Ahead::Stepped(step) = step_up(body, from, motion, &self.settings.stairs) else {
-            return 0.0;
+        let mut velocity = body.move_and_slide(run + up * (push + slope), dt);
+        if !grounded || !body.is_on_wall() {
+            return Slid {
+                velocity,
+                slope,
+                lift: None,
+            };
+        }
+        let stopped = |v: Vec3| horizontal(v, up).length() < run.length() * STOPPED_SHARE;
+        let mut climb = self.climb(body, start, (run + up * slope) * dt);
+        if !matches!(climb, Climb::Lifted(_)) && slope != 0.0 && stopped(velocity) {
+            slope = 0.0;
+            body.set_position(start);
+            velocity = body.move_and_slide(run + up * push, dt);
+            climb = if body.is_on_wall() {
+                self.climb(body, start, run * dt)
+            } else {
+                Climb::Blocked
+            };
+        }
+        Slid {
+            velocity,
+            slope,
+            lift: match climb {
+                Climb::Lifted(lift) => Some(lift),
+                _ => None,
+            },
+        }
+    }
+
+    /// If a step blocks the `motion` (m: horizontal, or along the floor's slope) of a move from
+    /// `from` (m), puts the body where a slide by `motion` lands it on the step: `from` lifted by
+    /// the step's height, and moved ahead by what the landing needs beyond `motion` (the minimum
+    /// forward step). For a rounded bottom landing on the step's edge, `from` lifted clear of the
+    /// edge: the slide carries it over, and the step down after it stands it on the edge.
+    /// Says what it found otherwise, and leaves the body alone.
+    fn climb<B: KinematicBody + ?Sized>(&self, body: &mut B, from: Vec3, motion: Vec3) -> Climb {
+        let up = up_of(body);
+        if !motion.is_finite() || horizontal(motion, up).length() <= MIN_MOTION {
+            return Climb::Blocked;
+        }
+        let step = match step_up(body, from, motion, &self.settings.stairs) {
+            Ahead::Stepped(step) => step,
+            Ahead::Free => return Climb::Free,
+            Ahead::Blocked => return Climb::Blocked,
         };
-        let across = horizontal(step.displacement, up);
-        let direction = motion.normalize();
-        let beyond = (across.dot(direction) - motion.length()).max(0.0);
-        let lifted = from + up * step.height + direction * beyond;
+        let (lifted, ahead) = if step.on_edge {
+            (from + up * step.clearance, 0.0)
+        } else {
+            let across = horizontal(step.displacement, up);
+            let motion = horizontal(motion, up);
+            let direction = motion.normalize();
+            let beyond = (across.dot(direction) - motion.length()).max(0.0);
+            (from + up * step.height + direction * beyond, beyond)
+        };
         if !usable_position(lifted) {
-            return 0.0;
+            return Climb::Blocked;
         }
         body.set_position(lifted);
-        step.height
+        Climb::Lifted(Lift {
+            height: step.height,
+            ahead,
+        })
     }
 
     /// Building block for scripts with their own order: if a step blocks the horizontal part of
@@ -404,7 +510,10 @@ impl Controller {
             return 0.0;
         }
         let from = body.position();
-        self.climb(body, from, horizontal(velocity, up) * dt)
+        match self.climb(body, from, horizontal(velocity, up) * dt) {
+            Climb::Lifted(lift) => lift.height,
+            Climb::Free | Climb::Blocked => 0.0,
+        }
     }
 
     /// Building block for scripts with their own order: after the move, if the body stood on
@@ -457,6 +566,44 @@ fn along_wall(run: Vec3, along: Vec3, before: Vec3, target: Vec3) -> Vec3 {
         run
     }
 }
+
+/// A lift onto a step made by [`Controller::climb`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Lift {
+    /// Height gained, m.
+    height: f32,
+    /// How far the lift moved the body ahead, on top of the tick's motion, m.
+    ahead: f32,
+}
+
+/// What [`Controller::climb`] found.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Climb {
+    /// A step: the body was lifted onto it.
+    Lifted(Lift),
+    /// Nothing in the way of the motion.
+    Free,
+    /// Something in the way that is not a step.
+    Blocked,
+}
+
+/// The outcome of [`Controller::slide_and_climb`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Slid {
+    /// Velocity after the slide, m/s.
+    velocity: Vec3,
+    /// Vertical speed of the slope the slide followed, m/s (0 when it did not).
+    slope: f32,
+    /// The climb onto a step, when there was one.
+    lift: Option<Lift>,
+}
+
+/// Smallest share of the tick's motion left to the slide after a lift whose velocity is scaled
+/// back up to the body's; below it the body keeps the velocity it had.
+const MIN_SHARE: f32 = 0.01;
+
+/// Share of its horizontal speed below which a slide counts as stopped by a wall.
+const STOPPED_SHARE: f32 = 0.5;
 
 /// What the body stands on as a move begins.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -52,9 +52,53 @@ pub fn slide(v: Vec3, normal: Vec3) -> Vec3 {
     v - normal * v.dot(normal)
 }
 
+/// The vertical speed (m/s, positive up) that keeps the horizontal velocity `run` (m/s) on a
+/// floor with `normal`: `v_up = -(n_h · run) / n_up`, so the motion follows the floor and its
+/// horizontal part stays `run`. 0 when the floor is not walkable for `max_angle` (rad) or the
+/// normal is degenerate.
+pub fn along_floor(run: Vec3, normal: Vec3, up: Vec3, max_angle: f32) -> f32 {
+    let Some(normal) = usable_normal(normal).filter(|n| is_walkable(*n, up, max_angle)) else {
+        return 0.0;
+    };
+    let rise = normal.dot(up);
+    if rise <= MIN_FLOOR_COSINE {
+        return 0.0;
+    }
+    -horizontal(normal, up).dot(horizontal(run, up)) / rise
+}
+
+/// Smallest cosine between a floor's normal and up that [`along_floor`] follows: steeper
+/// floors (only possible with a floor max angle near 90 degrees) would turn a walk into a
+/// climb many times faster.
+const MIN_FLOOR_COSINE: f32 = 0.1;
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn along_floor_keeps_horizontal_speed_on_slopes() {
+        let max = 50f32.to_radians();
+        for degrees in [15.0f32, 30.0, 44.0] {
+            let angle = degrees.to_radians();
+            // A ramp rising toward -Z: its normal tilts toward +Z.
+            let normal = Vec3::new(0.0, angle.cos(), angle.sin());
+            let up_hill = along_floor(Vec3::new(0.0, 0.0, -4.0), normal, Vec3::Y, max);
+            assert!(
+                (up_hill - 4.0 * angle.tan()).abs() < 1e-5,
+                "{degrees}: {up_hill}"
+            );
+            let down_hill = along_floor(Vec3::new(0.0, 0.0, 4.0), normal, Vec3::Y, max);
+            assert!((down_hill + 4.0 * angle.tan()).abs() < 1e-5);
+            let across = along_floor(Vec3::new(4.0, 0.0, 0.0), normal, Vec3::Y, max);
+            assert!(across.abs() < 1e-6);
+        }
+        // Not floor, or degenerate: no vertical speed.
+        let steep = Vec3::new(0.0, 0.5, 0.866);
+        assert_eq!(along_floor(Vec3::Z, steep, Vec3::Y, max), 0.0);
+        assert_eq!(along_floor(Vec3::Z, Vec3::ZERO, Vec3::Y, max), 0.0);
+        assert_eq!(along_floor(Vec3::Z, Vec3::NAN, Vec3::Y, max), 0.0);
+    }
 
     #[test]
     fn walkable_uses_angle_with_tolerance() {

@@ -114,6 +114,11 @@ pub struct MovementSettings {
     pub ground: SpeedCurve,
     /// Curve used while the character is in the air (air control and air drag).
     pub air: SpeedCurve,
+    /// Keep the horizontal speed on ramps and over stair edges: the move on floor follows the
+    /// floor's slope (its vertical speed comes from the floor normal), so walking up or down a
+    /// 30 degree ramp covers the ground as fast as flat floor. Off: Godot's own slide, which
+    /// projects a horizontal move onto the slope and walks slower up and down it.
+    pub constant_horizontal_speed: bool,
 }
 
 impl Default for MovementSettings {
@@ -129,6 +134,7 @@ impl Default for MovementSettings {
                 attack_time: 0.5,
                 release_time: 1.0,
             },
+            constant_horizontal_speed: true,
         }
     }
 }

@@ -35,6 +35,12 @@ pub const MIN_STEP_RISE: f32 = 0.002;
 /// (and moves the camera smoother), m. Following a ramp down is not a step.
 pub const STEP_DOWN_TOLERANCE: f32 = 0.01;
 
+/// How much less steep than the floor max angle ground must be for the probe of [`step_up`] to
+/// follow it as floor, rad (1 degree). An edge right at the floor angle may be floor by its swept
+/// normal and a wall for the engine's own slide (which measures the contact a little
+/// differently) and stop the body: it is looked at as a possible riser.
+const FLOOR_ANGLE_MARGIN: f32 = 0.0175;
+
 /// A contact whose normal points down more than this (cosine with up) is an overhang, not a
 /// riser; stepping up cannot pass it.
 const OVERHANG_COSINE: f32 = -0.05;
@@ -58,6 +64,12 @@ pub struct StepUp {
     pub displacement: Vec3,
     /// Height gained, m (positive).
     pub height: f32,
+    /// The landing is on the step's edge (a rounded bottom on it, too steep to be floor for the
+    /// engine), with a walkable tread right behind it: the edge supports the body.
+    pub on_edge: bool,
+    /// How high above the body's position its bottom clears the top of the step, m (at least
+    /// `height`; less than that only under a ceiling).
+    pub clearance: f32,
 }
 
 /// A step down that was taken.
@@ -72,8 +84,10 @@ pub struct StepDown {
     pub on_edge: bool,
 }
 
-/// Probes `motion` (m, horizontal, this tick) from `from` (the body's origin, m) and, if a step
-/// blocks it, finds the landing on top of the step. Does not move the body.
+/// Probes `motion` (m, this tick: horizontal, or following the slope of the floor under the
+/// body as the move did) from `from` (the body's origin, m) and, if a step blocks it, finds the
+/// landing on top of the step. Does not move the body. Past the probe, only the horizontal part
+/// of `motion` counts.
 ///
 /// The probe reaches at least the minimum forward step ahead: a slow body resting against a
 /// riser within the safe margin would otherwise find its short motion free (the recovery
@@ -88,15 +102,18 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     let max_angle = body.floor_max_angle();
     let start = from;
     let reach = settings.min_step_forward.max(0.0);
-    let motion = if motion.length() < reach {
-        motion.normalize_or_zero() * reach
-    } else {
+    let flat = horizontal(motion, up).length();
+    let motion = if flat >= reach {
         motion
+    } else if flat > 0.0 {
+        motion * (reach / flat)
+    } else {
+        Vec3::ZERO
     };
 
     // Probe the motion. Walkable ground in the way (a ramp, or the edge of the step the body is
     // rolling over) is followed, since a riser may be right behind it.
-    let length = motion.length();
+    let length = horizontal(motion, up).length();
     let mut at_obstacle = start;
     let mut rest = motion;
     let mut obstacle = None;
@@ -109,7 +126,7 @@ pub fn step_up<B: KinematicBody + ?Sized>(
             return Ahead::Free;
         };
         at_obstacle += test.travel;
-        if !is_walkable(hit.normal, up, max_angle) {
+        if !is_walkable(hit.normal, up, max_angle - FLOOR_ANGLE_MARGIN) {
             obstacle = Some((hit, test.remainder));
             break;
         }
@@ -128,7 +145,7 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     {
         return Ahead::Blocked;
     }
-    let direction = motion / length;
+    let direction = horizontal(motion, up) / length;
 
     // Sweep up from where the probe stopped.
     let rise = iterate_sweep(
@@ -167,11 +184,12 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     let Some(mut landing) = drop_onto(body, start, near) else {
         return Ahead::Blocked;
     };
+    let mut on_edge = false;
     if !is_walkable(landing.contact.normal, up, max_angle) {
-        // A rounded bottom resting on the step's edge is not on floor for the engine (its slide
-        // would stop against the edge as against a wall). Step on only if a walkable tread
-        // follows a little further on, and stand on it: halfway when that is already floor,
-        // so the body is pushed no further ahead than it needs.
+        // A rounded bottom resting on the step's edge is not on floor for the engine. Step on
+        // only if a walkable tread follows a little further on. The edge then supports the
+        // body (see `StepDown::on_edge`), which rolls up over it in the next ticks at its own
+        // speed. When the way ahead was not clear, stand on the tread instead.
         if settings.step_forward_test <= 0.0 {
             return Ahead::Blocked;
         }
@@ -179,14 +197,11 @@ pub fn step_up<B: KinematicBody + ?Sized>(
             Some(tread) if is_walkable(tread.contact.normal, up, max_angle) => tread,
             _ => return Ahead::Blocked,
         };
-        landing = if first.contact.is_none() {
-            match drop_onto(body, start, near.lerp(far, 0.5)) {
-                Some(half) if is_walkable(half.contact.normal, up, max_angle) => half,
-                _ => tread,
-            }
+        if first.contact.is_some() {
+            landing = tread;
         } else {
-            tread
-        };
+            on_edge = true;
+        }
     }
     let height = vertical(landing.position - start, up);
     if height <= MIN_STEP_RISE {
@@ -218,9 +233,16 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         }
     }
 
+    // Lifted this high, the body passes over the step's top: its contact, plus the engines'
+    // margins, within what the sweep up found free.
+    let clearance = (vertical(landing.contact.point - start, up) + 2.0 * body.safe_margin())
+        .min(vertical(top - start, up))
+        .max(height);
     Ahead::Stepped(StepUp {
         displacement: landing.position - start,
         height,
+        on_edge,
+        clearance,
     })
 }
 

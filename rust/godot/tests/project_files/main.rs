@@ -528,7 +528,7 @@ fn inspector_defaults() -> Vec<(String, String)> {
 fn inspector_defaults_are_the_cores_and_read_like_godots() {
     use rust_character_body::settings::Properties;
     let core = Properties::default();
-    let expected: [(&str, f64); 16] = [
+    let expected: [(&str, f64); 17] = [
         ("max_step_height", f64::from(core.max_step_height)),
         ("min_step_depth", f64::from(core.min_step_depth)),
         ("min_step_forward", f64::from(core.min_step_forward)),
@@ -545,6 +545,10 @@ fn inspector_defaults_are_the_cores_and_read_like_godots() {
         ("air_max_speed", f64::from(core.air_max_speed)),
         ("air_attack_time", f64::from(core.air_attack_time)),
         ("air_release_time", f64::from(core.air_release_time)),
+        (
+            "constant_horizontal_speed",
+            f64::from(u8::from(core.constant_horizontal_speed)),
+        ),
         ("custom_gravity", f64::from(core.custom_gravity)),
         ("terminal_speed", f64::from(core.terminal_speed)),
         ("jump_velocity", f64::from(core.jump_velocity)),

@@ -172,8 +172,13 @@ fn the_body_steps_onto_and_off_a_moving_platform() {
     let mut body = body(&world, capsule(), Vec3::new(0.0, 0.02, 0.0));
     ride(&controller, &mut body, Vec3::ZERO, 0, 10);
     let up = ride(&controller, &mut body, Vec3::NEG_Z, 10, 40);
+    // The capsule rolls up over the platform's edge: a few small steps onto the edge, then the
+    // edge's own slope, walked as floor.
     let steps: Vec<f32> = up.iter().filter_map(|(r, _)| r.stepped).collect();
-    assert_eq!(steps.len(), 1, "stepped {steps:?}");
+    assert!(
+        (1..=3).contains(&steps.len()) && steps.iter().all(|dy| *dy > 0.0 && *dy < 0.25),
+        "stepped {steps:?}"
+    );
     let on_it = up.last().unwrap().1;
     assert!(
         (on_it.y - 0.25).abs() < 0.02 && on_it.z < -1.3,

@@ -97,7 +97,8 @@ fn ramp_of_30_degrees_is_walked_up_and_down() {
     let controller = Controller::new(settings(4.0)).unwrap();
     let mut body = body(&world, capsule(), Vec3::ZERO);
     settle(&controller, &mut body, 60.0);
-    let trace = walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 180);
+    // 140 ticks at 4 m/s (the horizontal speed is kept on the ramp): on the flat top.
+    let trace = walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 140);
     assert!(
         body.position().y > height - 0.01,
         "went up to {}",
@@ -149,7 +150,8 @@ fn ramp_of_60_degrees_is_not_walkable() {
         let controller = Controller::new(settings(4.0)).unwrap();
         let mut body = body(&world, shape, Vec3::ZERO);
         settle(&controller, &mut body, 60.0);
-        let trace = walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 180);
+        // 140 ticks at 4 m/s (the horizontal speed is kept on the ramp): on the flat top.
+        let trace = walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 140);
         let top = trace.iter().map(|t| t.after.y).fold(0.0, f32::max);
         assert!(top < 0.45, "{shape:?} went up the 60 degree ramp to {top}");
         assert!(
@@ -191,4 +193,70 @@ fn a_tick_reports_its_real_velocity_along_the_slope() {
     // Nothing moves on an unusable delta: no real velocity either.
     let report = controller.tick(&mut body, &TickInput::default(), 0.0);
     assert_eq!(report.real_velocity, Vec3::ZERO);
+}
+
+/// Horizontal speeds (m/s) of the ticks a body walking at 4 m/s spends wholly on the ramp of
+/// `world` (its foot at z = -1, its crest at z = -1 - `run`), going up and then down.
+fn speeds_on_ramp(
+    world: &std::sync::Arc<kcc_parry::World>,
+    run: f32,
+    shape: kcc_parry::CharacterShape,
+    constant: bool,
+) -> (Vec<f32>, Vec<f32>) {
+    let mut settings = settings(4.0);
+    settings.movement.constant_horizontal_speed = constant;
+    let controller = Controller::new(settings).unwrap();
+    let mut body = body(world, shape, Vec3::ZERO);
+    settle(&controller, &mut body, 60.0);
+    let on_ramp = |t: &Tick| t.before.z < -1.2 && t.after.z > -1.0 - run + 0.2;
+    let speed = |t: &Tick| (t.after - t.before).with_y(0.0).length() * 60.0;
+    let up = walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 120);
+    assert!(
+        up.iter().all(|t| t.report.on_floor),
+        "{shape:?}: off the ramp going up"
+    );
+    let down = walk(&controller, &mut body, Vec3::Z, 60.0, 150);
+    assert!(
+        down.iter().all(|t| t.report.on_floor),
+        "{shape:?}: off the ramp going down"
+    );
+    let steady = |trace: &[Tick]| -> Vec<f32> {
+        // After the attack time (0.2 s) and the first tick on the ramp (the slide meets its foot).
+        trace[15..]
+            .iter()
+            .filter(|t| on_ramp(t))
+            .skip(1)
+            .map(speed)
+            .collect()
+    };
+    (steady(&up), steady(&down))
+}
+
+#[test]
+fn constant_horizontal_speed_keeps_the_walk_on_ramps() {
+    for degrees in [15.0f32, 30.0, 44.0] {
+        let (world, _) = ramp_world(degrees);
+        let run = 6.0 * degrees.to_radians().cos();
+        for shape in [capsule(), cylinder()] {
+            let (up, down) = speeds_on_ramp(&world, run, shape, true);
+            assert!(
+                up.len() > 10 && down.len() > 10,
+                "{degrees}: {up:?} {down:?}"
+            );
+            for speed in up.iter().chain(&down) {
+                assert!(
+                    (speed - 4.0).abs() < 0.04 * 4.0,
+                    "{degrees} degrees, {shape:?}: {speed} m/s (up {up:?}, down {down:?})"
+                );
+            }
+        }
+        // Off, Godot's slide walks slower up the slope.
+        let (up, _) = speeds_on_ramp(&world, run, capsule(), false);
+        let slowest = up.iter().copied().fold(f32::INFINITY, f32::min);
+        let slower = 4.0 * degrees.to_radians().cos();
+        assert!(
+            slowest < slower + 0.05,
+            "{degrees}: off walks up at {slowest}"
+        );
+    }
 }

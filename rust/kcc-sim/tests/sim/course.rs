@@ -51,12 +51,14 @@ fn flat_ground_costs_at_most_3_queries_a_tick() {
 }
 
 #[test]
-fn no_tick_of_the_course_costs_more_than_15_queries() {
+fn no_tick_of_the_course_costs_more_than_20_queries() {
+    // A step over a capsule's edge: the slide, the sweeps, the lift's slide, the step down
+    // onto the edge (15 before edge support).
     let course = public_course();
     for scenario in &course {
         for rate in [30.0, 60.0, 144.0, 240.0] {
             let most = max_queries(&course, &scenario.name, rate);
-            assert!(most <= 15, "{} at {rate} Hz: {most} queries", scenario.name);
+            assert!(most <= 20, "{} at {rate} Hz: {most} queries", scenario.name);
         }
     }
 }

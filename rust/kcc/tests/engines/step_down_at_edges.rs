@@ -136,6 +136,9 @@ impl KinematicBody for StepEdge {
     fn is_on_wall(&self) -> bool {
         false
     }
+    fn wall_normal(&self) -> Vec3 {
+        Vec3::ZERO
+    }
     fn floor_normal(&self) -> Vec3 {
         Vec3::Y
     }
