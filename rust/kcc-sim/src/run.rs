@@ -154,9 +154,6 @@ impl KinematicBody for Recorder<'_> {
     fn is_on_wall(&self) -> bool {
         self.inner.is_on_wall()
     }
-    fn wall_normal(&self) -> Vec3 {
-        self.inner.wall_normal()
-    }
     fn floor_normal(&self) -> Vec3 {
         self.inner.floor_normal()
     }

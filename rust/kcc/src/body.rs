@@ -68,10 +68,6 @@ pub trait KinematicBody {
     /// [`floor_max_angle`](Self::floor_max_angle) that is no ceiling (Godot's `is_on_wall`).
     fn is_on_wall(&self) -> bool;
 
-    /// Unit normal of the wall the last slide touched (Godot's `get_wall_normal`); meaningful
-    /// only when [`is_on_wall`](Self::is_on_wall) is true.
-    fn wall_normal(&self) -> Vec3;
-
     /// Unit normal of the floor under the body after the last slide; meaningful only when
     /// [`is_on_floor`](Self::is_on_floor) is true.
     fn floor_normal(&self) -> Vec3;

@@ -325,20 +325,23 @@ impl Controller {
         };
 
         let grounded = was_on_floor && rise <= 0.0;
-        // On sloped floor, the move follows the slope (see
-        // `MovementSettings::constant_horizontal_speed`), and gravity does not push into it: the
-        // engine would slide that push downhill, faster than the walk.
-        let slope = if grounded && stand == Stand::Floor && self.keeps_speed() {
+        // On floor, the move follows the floor's slope (see
+        // `MovementSettings::constant_horizontal_speed`), and gravity does not push into it:
+        // the engine would slide that push downhill, faster than the walk, and a push that
+        // meets the floor early in the move leaves the engine's floor state set even when the
+        // move ends past an edge (the engine's floor snap, made at the end, then finds out).
+        let follow = grounded && stand == Stand::Floor && self.keeps_speed();
+        let slope = if follow {
             along_floor(run, body.floor_normal(), up, body.floor_max_angle())
         } else {
             0.0
         };
-        let push = if stand == Stand::Edge || slope != 0.0 {
+        let push = if stand == Stand::Edge || follow {
             0.0
         } else {
             rise
         };
-        let slid = self.slide_and_climb(body, start, run, push, slope, dt, grounded);
+        let slid = self.slide_and_climb(body, start, run, push, slope, dt, grounded, follow);
         let (mut after, slope) = (slid.velocity, slid.slope);
         if let Some(lift) = slid.lift {
             // On the step: gravity does not accumulate while the slide carries the body across
@@ -409,7 +412,9 @@ impl Controller {
     ///
     /// Following the slope can run the body into a wall that the walk itself does not reach (the
     /// arc of an edge being rolled over rises fastest): the move is then made again as Godot's
-    /// own slide would.
+    /// own slide would. A move on floor that the engine bent onto a new slope (a ramp's foot,
+    /// the rounding of a step's edge), falling short of the walk, is made again along that
+    /// slope.
     #[allow(clippy::too_many_arguments)]
     fn slide_and_climb<B: KinematicBody + ?Sized>(
         &self,
@@ -420,9 +425,27 @@ impl Controller {
         mut slope: f32,
         dt: f32,
         grounded: bool,
+        follow: bool,
     ) -> Slid {
         let up = up_of(body);
+        let before = body.floor_normal();
         let mut velocity = body.move_and_slide(run + up * (push + slope), dt);
+        if follow && body.is_on_floor() && !body.is_on_wall() {
+            // The floor's slope changed under the move (a ramp's foot, the rounding of a step's
+            // edge) and the engine's slide bent the move onto it, short of the walk: move again
+            // along the new slope.
+            let normal = body.floor_normal();
+            let walked = horizontal(body.position() - start, up).length();
+            let short = walked < (run * dt).length() * (1.0 - SHORT_SHARE);
+            if short && normal.dot(before) < SAME_SLOPE_COSINE {
+                let again = along_floor(run, normal, up, body.floor_max_angle());
+                if again != slope {
+                    slope = again;
+                    body.set_position(start);
+                    velocity = body.move_and_slide(run + up * slope, dt);
+                }
+            }
+        }
         if !grounded || !body.is_on_wall() {
             return Slid {
                 velocity,
@@ -601,6 +624,13 @@ struct Slid {
 /// Smallest share of the tick's motion left to the slide after a lift whose velocity is scaled
 /// back up to the body's; below it the body keeps the velocity it had.
 const MIN_SHARE: f32 = 0.01;
+
+/// Share of the walk a slide on floor may fall short by before it is made again along the
+/// floor's new slope.
+const SHORT_SHARE: f32 = 0.02;
+
+/// Cosine between two floor normals above which they are the same slope (about 1 degree).
+const SAME_SLOPE_COSINE: f32 = 0.9998;
 
 /// Share of its horizontal speed below which a slide counts as stopped by a wall.
 const STOPPED_SHARE: f32 = 0.5;

@@ -54,8 +54,8 @@ pub fn slide(v: Vec3, normal: Vec3) -> Vec3 {
 
 /// The vertical speed (m/s, positive up) that keeps the horizontal velocity `run` (m/s) on a
 /// floor with `normal`: `v_up = -(n_h · run) / n_up`, so the motion follows the floor and its
-/// horizontal part stays `run`. 0 when the floor is not walkable for `max_angle` (rad) or the
-/// normal is degenerate.
+/// horizontal part stays `run`. 0 when the floor is not walkable for `max_angle` (rad), the
+/// normal is degenerate, or the floor is flat within rounding.
 pub fn along_floor(run: Vec3, normal: Vec3, up: Vec3, max_angle: f32) -> f32 {
     let Some(normal) = usable_normal(normal).filter(|n| is_walkable(*n, up, max_angle)) else {
         return 0.0;
@@ -64,8 +64,16 @@ pub fn along_floor(run: Vec3, normal: Vec3, up: Vec3, max_angle: f32) -> f32 {
     if rise <= MIN_FLOOR_COSINE {
         return 0.0;
     }
-    -horizontal(normal, up).dot(horizontal(run, up)) / rise
+    let speed = -horizontal(normal, up).dot(horizontal(run, up)) / rise;
+    if speed.abs() < MIN_SLOPE_SPEED {
+        0.0
+    } else {
+        speed
+    }
 }
+
+/// Vertical speeds below this are rounding on flat floor, not a slope, m/s.
+const MIN_SLOPE_SPEED: f32 = 1e-4;
 
 /// Smallest cosine between a floor's normal and up that [`along_floor`] follows: steeper
 /// floors (only possible with a floor max angle near 90 degrees) would turn a walk into a

@@ -44,7 +44,6 @@
 //!     }
 //!     fn is_on_floor(&self) -> bool { self.on_floor }
 //!     fn is_on_wall(&self) -> bool { false }
-//!     fn wall_normal(&self) -> Vec3 { Vec3::ZERO }
 //!     fn floor_normal(&self) -> Vec3 { Vec3::Y }
 //!     fn apply_floor_snap(&mut self) {}
 //!     fn up_direction(&self) -> Vec3 { Vec3::Y }

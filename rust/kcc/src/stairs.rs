@@ -193,9 +193,19 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         if settings.step_forward_test <= 0.0 {
             return Ahead::Blocked;
         }
-        let tread = match drop_onto(body, start, far) {
-            Some(tread) if is_walkable(tread.contact.normal, up, max_angle) => tread,
-            _ => return Ahead::Blocked,
+        let walkable = |tread: &Landing| is_walkable(tread.contact.normal, up, max_angle);
+        let mut tread = drop_onto(body, start, far).filter(walkable);
+        if tread.is_none() {
+            // Approached at a grazing angle, the look along the motion finds only the edge
+            // again: look toward the riser, as Jolt's `CharacterVirtual` does within its
+            // `mWalkStairsCosAngleForwardContact`.
+            if let Some(toward) = toward_riser(obstacle.normal, direction, up) {
+                let side = body.test_move(near, toward * settings.step_forward_test);
+                tread = drop_onto(body, start, near + side.travel).filter(walkable);
+            }
+        }
+        let Some(tread) = tread else {
+            return Ahead::Blocked;
         };
         if first.contact.is_some() {
             landing = tread;
@@ -244,6 +254,19 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         on_edge,
         clearance,
     })
+}
+
+/// Largest angle between the motion and the way into a riser at which the tread is looked for
+/// toward the riser, as a cosine (85 degrees): stairs walked at up to 80 degrees from their
+/// direction are climbed.
+const TOWARD_RISER_COSINE: f32 = 0.087;
+
+/// The horizontal direction into a riser with contact `normal` for a body moving along the
+/// horizontal unit `direction`, when it moves into it within [`TOWARD_RISER_COSINE`]; `None`
+/// otherwise or for a normal with no horizontal part.
+fn toward_riser(normal: Vec3, direction: Vec3, up: Vec3) -> Option<Vec3> {
+    let toward = horizontal(-normal, up).try_normalize()?;
+    (toward.dot(direction) >= TOWARD_RISER_COSINE).then_some(toward)
 }
 
 /// `rest` slid along walkable ground with unit `normal` the way Godot's `move_and_slide` does
@@ -382,7 +405,8 @@ fn land<B: KinematicBody + ?Sized>(body: &mut B, end: Vec3) -> bool {
 /// drop, straight through the tread below: the touch stops its cast at once, and the only
 /// contact where it stopped, the side, does not oppose the motion and is dropped (seen on real
 /// Godot with a cylinder at 60 Hz). So when nothing is found, the probe is made once more from
-/// a few millimetres further along `travel`, clear of that side.
+/// a few millimetres further along `travel`, clear of that side; landed, the body is moved back
+/// by those millimetres when that is free.
 pub fn step_down<B: KinematicBody + ?Sized>(
     body: &mut B,
     settings: &StairSettings,
@@ -402,6 +426,15 @@ pub fn step_down<B: KinematicBody + ?Sized>(
         let from = start + ahead.travel;
         if from.is_finite() {
             support = descend(body, from, up, settings);
+            if support == Some(Support::Floor) {
+                // Down on the tread, clear of the side: take the nudge back, so the tick moves
+                // the body no further than it walked.
+                let landed = body.position();
+                let back = body.test_move(landed, -ahead.travel);
+                if back.contact.is_none() && (landed + back.travel).is_finite() {
+                    body.set_position(landed + back.travel);
+                }
+            }
         }
     }
     let Some(support) = support else {

@@ -11,7 +11,7 @@ use std::path::Path;
 use regex::Regex;
 
 /// Each port method and the engine calls it must make, in order.
-const TABLE: [(&str, &[&str]); 12] = [
+const TABLE: [(&str, &[&str]); 11] = [
     ("position", &["get_global_position"]),
     ("set_position", &["set_global_position"]),
     (
@@ -41,7 +41,6 @@ const TABLE: [(&str, &[&str]); 12] = [
     ),
     ("is_on_floor", &["is_on_floor"]),
     ("is_on_wall", &["is_on_wall"]),
-    ("wall_normal", &["get_wall_normal"]),
     ("floor_normal", &["get_floor_normal"]),
     ("apply_floor_snap", &["apply_floor_snap"]),
     ("up_direction", &["get_up_direction"]),

@@ -70,9 +70,6 @@ impl KinematicBody for Liar {
     fn is_on_wall(&self) -> bool {
         false
     }
-    fn wall_normal(&self) -> Vec3 {
-        Vec3::ZERO
-    }
     fn floor_normal(&self) -> Vec3 {
         self.normal
     }
