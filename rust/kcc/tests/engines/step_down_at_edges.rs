@@ -232,7 +232,10 @@ fn a_free_answer_beside_a_riser_is_checked_further_along_the_walk() {
     // by them on the tread: the step down adds nothing to the walk.
     assert!(body.position.z.abs() < 1e-5, "{}", body.position);
     assert!(down.is_step);
-    assert_eq!(body.probes, 2, "the first probe down and the one further along");
+    assert_eq!(
+        body.probes, 2,
+        "the first probe down and the one further along"
+    );
 }
 
 #[test]
