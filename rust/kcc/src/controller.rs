@@ -341,7 +341,18 @@ impl Controller {
         } else {
             rise
         };
-        let slid = self.slide_and_climb(body, start, run, push, slope, dt, grounded, follow);
+        let slid = self.slide_and_climb(
+            body,
+            Move {
+                start,
+                run,
+                push,
+                slope,
+                dt,
+                grounded,
+                follow,
+            },
+        );
         let (mut after, slope) = (slid.velocity, slid.slope);
         if let Some(lift) = slid.lift {
             // On the step: gravity does not accumulate while the slide carries the body across
@@ -406,27 +417,24 @@ impl Controller {
         self.settings.movement.constant_horizontal_speed
     }
 
-    /// The move's slide with the horizontal velocity `run` (m/s), the vertical `push` (m/s) and
-    /// the `slope`'s vertical speed (m/s), from `start` (m) over `dt` (s), and, when a grounded
-    /// slide met a wall, the climb onto the step there.
+    /// The slide of `step` (see [`Move`]), and, when a grounded slide met a wall, the climb onto
+    /// the step there.
     ///
     /// Following the slope can run the body into a wall that the walk itself does not reach (the
     /// arc of an edge being rolled over rises fastest): the move is then made again as Godot's
     /// own slide would. A move on floor that the engine bent onto a new slope (a ramp's foot,
     /// the rounding of a step's edge), falling short of the walk, is made again along that
     /// slope.
-    #[allow(clippy::too_many_arguments)]
-    fn slide_and_climb<B: KinematicBody + ?Sized>(
-        &self,
-        body: &mut B,
-        start: Vec3,
-        run: Vec3,
-        push: f32,
-        mut slope: f32,
-        dt: f32,
-        grounded: bool,
-        follow: bool,
-    ) -> Slid {
+    fn slide_and_climb<B: KinematicBody + ?Sized>(&self, body: &mut B, step: Move) -> Slid {
+        let Move {
+            start,
+            run,
+            push,
+            mut slope,
+            dt,
+            grounded,
+            follow,
+        } = step;
         let up = up_of(body);
         let before = body.floor_normal();
         let mut velocity = body.move_and_slide(run + up * (push + slope), dt);
@@ -608,6 +616,25 @@ enum Climb {
     Free,
     /// Something in the way that is not a step.
     Blocked,
+}
+
+/// One move on its way to the engine's slide (see [`Controller::slide_and_climb`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Move {
+    /// Where the move begins, m.
+    start: Vec3,
+    /// Horizontal velocity, m/s.
+    run: Vec3,
+    /// Vertical speed of the body's own (gravity, a jump), m/s.
+    push: f32,
+    /// Vertical speed that follows the floor's slope, m/s (0 off slopes).
+    slope: f32,
+    /// Duration, s.
+    dt: f32,
+    /// On floor or an edge, and not moving up: the stair sweeps may run.
+    grounded: bool,
+    /// On floor with `constant_horizontal_speed`: the move follows the floor's slope.
+    follow: bool,
 }
 
 /// The outcome of [`Controller::slide_and_climb`].
