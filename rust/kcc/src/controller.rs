@@ -11,7 +11,9 @@ use crate::error::ConfigError;
 use crate::floor::{along_floor, horizontal, unit_up, vertical};
 use crate::movement::{horizontal_velocity, vertical_speed};
 use crate::settings::ControllerSettings;
-use crate::stairs::{Ahead, STEP_DOWN_TOLERANCE, step_down, step_up};
+use crate::stairs::{
+    Ahead, EDGE_MIN_COSINE, LEVEL_COSINE, STEP_DOWN_TOLERANCE, step_down, step_up,
+};
 
 /// Longest simulated time of one sub-step, s. A longer delta is split.
 pub const MAX_SUBSTEP: f32 = 0.05;
@@ -336,6 +338,7 @@ impl Controller {
         } else {
             0.0
         };
+        let level = stand == Stand::Floor && body.floor_normal().dot(up) >= LEVEL_COSINE;
         let push = if stand == Stand::Edge || follow {
             0.0
         } else {
@@ -351,6 +354,7 @@ impl Controller {
                 dt,
                 grounded,
                 follow,
+                level,
             },
         );
         let (mut after, slope) = (slid.velocity, slid.slope);
@@ -434,6 +438,7 @@ impl Controller {
             dt,
             grounded,
             follow,
+            level,
         } = step;
         let up = up_of(body);
         let before = body.floor_normal();
@@ -462,13 +467,13 @@ impl Controller {
             };
         }
         let stopped = |v: Vec3| horizontal(v, up).length() < run.length() * STOPPED_SHARE;
-        let mut climb = self.climb(body, start, (run + up * slope) * dt);
+        let mut climb = self.climb(body, start, (run + up * slope) * dt, level);
         if !matches!(climb, Climb::Lifted(_)) && slope != 0.0 && stopped(velocity) {
             slope = 0.0;
             body.set_position(start);
             velocity = body.move_and_slide(run + up * push, dt);
             climb = if body.is_on_wall() {
-                self.climb(body, start, run * dt)
+                self.climb(body, start, run * dt, level)
             } else {
                 Climb::Blocked
             };
@@ -489,12 +494,19 @@ impl Controller {
     /// forward step). For a rounded bottom landing on the step's edge, `from` lifted clear of the
     /// edge: the slide carries it over, and the step down after it stands it on the edge.
     /// Says what it found otherwise, and leaves the body alone.
-    fn climb<B: KinematicBody + ?Sized>(&self, body: &mut B, from: Vec3, motion: Vec3) -> Climb {
+    /// `level`: the body stands at `from` on level floor (see [`step_up`]).
+    fn climb<B: KinematicBody + ?Sized>(
+        &self,
+        body: &mut B,
+        from: Vec3,
+        motion: Vec3,
+        level: bool,
+    ) -> Climb {
         let up = up_of(body);
         if !motion.is_finite() || horizontal(motion, up).length() <= MIN_MOTION {
             return Climb::Blocked;
         }
-        let step = match step_up(body, from, motion, &self.settings.stairs) {
+        let step = match step_up(body, from, motion, &self.settings.stairs, level) {
             Ahead::Stepped(step) => step,
             Ahead::Free => return Climb::Free,
             Ahead::Blocked => return Climb::Blocked,
@@ -541,7 +553,8 @@ impl Controller {
             return 0.0;
         }
         let from = body.position();
-        match self.climb(body, from, horizontal(velocity, up) * dt) {
+        let level = body.floor_normal().dot(up) >= LEVEL_COSINE;
+        match self.climb(body, from, horizontal(velocity, up) * dt, level) {
             Climb::Lifted(lift) => lift.height,
             Climb::Free | Climb::Blocked => 0.0,
         }
@@ -635,6 +648,8 @@ struct Move {
     grounded: bool,
     /// On floor with `constant_horizontal_speed`: the move follows the floor's slope.
     follow: bool,
+    /// On level floor, the body's bottom on it (see [`step_up`]).
+    level: bool,
 }
 
 /// The outcome of [`Controller::slide_and_climb`].
@@ -699,10 +714,6 @@ fn stand_of<B: KinematicBody + ?Sized>(body: &mut B, velocity: Vec3) -> Stand {
 
 /// How far below the safe margin the edge probe of [`stand_of`] reaches, m.
 const EDGE_PROBE: f32 = 1e-3;
-
-/// Smallest cosine between up and an edge's contact normal that still supports a body: a
-/// contact this close to horizontal is the side of something, not under the body.
-const EDGE_MIN_COSINE: f32 = 0.05;
 
 /// True when `position` (m) is finite and within [`MAX_COORDINATE`] of the origin.
 fn usable_position(position: Vec3) -> bool {

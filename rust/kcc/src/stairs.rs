@@ -92,11 +92,16 @@ pub struct StepDown {
 /// The probe reaches at least the minimum forward step ahead: a slow body resting against a
 /// riser within the safe margin would otherwise find its short motion free (the recovery
 /// pushes it clear first), while the engine's slide stops it there as against a wall.
+///
+/// `level` says the body stands at `from` on level floor: the floor under it needs no probe
+/// (it is at the body's origin, its feet), and a level landing is a riser exactly as high as
+/// the body rises.
 pub fn step_up<B: KinematicBody + ?Sized>(
     body: &mut B,
     from: Vec3,
     motion: Vec3,
     settings: &StairSettings,
+    level: bool,
 ) -> Ahead {
     let up = unit_up(body.up_direction());
     let max_angle = body.floor_max_angle();
@@ -219,24 +224,40 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     }
     // The riser is measured between the surfaces, not the body's positions: a rounded bottom
     // resting on an edge sits lower than the tread and must not sneak up a higher step.
-    let support = body.test_move(start, -up * settings.max_step_height);
-    let floor_height = support
-        .contact
-        .map_or(vertical(start, up), |c| vertical(c.point, up));
-    let riser = vertical(landing.contact.point, up) - floor_height;
+    // On level floor, the body's origin (its feet) is on the floor.
+    let riser = if level && landing.contact.normal.dot(up) >= LEVEL_COSINE {
+        height
+    } else {
+        let floor_height = if level {
+            vertical(start, up)
+        } else {
+            let support = body.test_move(start, -up * settings.max_step_height);
+            support
+                .contact
+                .map_or(vertical(start, up), |c| vertical(c.point, up))
+        };
+        vertical(landing.contact.point, up) - floor_height
+    };
     if riser > settings.max_step_height + body.safe_margin() {
         return Ahead::Blocked;
     }
 
     // The tread must leave room ahead, measured from the obstacle at the swept-up height (as
-    // Rapier's `min_width`), above the edge a rounded body may rest on.
+    // Rapier's `min_width`), above the edge a rounded body may rest on. A landing on the forward
+    // sweep's line needs no sweep of its own when that one reached far enough or hit something.
     let advanced = horizontal(landing.above - at_obstacle, up).dot(direction);
     let room = settings.min_step_depth - advanced.max(0.0);
     if room > body.safe_margin() {
-        let ahead = body.test_move(landing.above, direction * room);
-        if let Some(wall) = ahead.contact {
-            let blocked = !is_walkable(wall.normal, up, max_angle)
-                && ahead.travel.dot(direction) < room - body.safe_margin();
+        let on_line = landing.above == near;
+        let ahead = if on_line && (first.contact.is_some() || straight >= advanced + room) {
+            (first.contact, straight - advanced)
+        } else {
+            let ahead = body.test_move(landing.above, direction * room);
+            (ahead.contact, ahead.travel.dot(direction))
+        };
+        if let (Some(wall), travel) = ahead {
+            let blocked =
+                !is_walkable(wall.normal, up, max_angle) && travel < room - body.safe_margin();
             if blocked {
                 return Ahead::Blocked;
             }
@@ -255,6 +276,9 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         clearance,
     })
 }
+
+/// Smallest cosine between up and a level surface's normal (about 1 degree).
+pub const LEVEL_COSINE: f32 = 0.9998;
 
 /// Largest angle between the motion and the way into a riser at which the tread is looked for
 /// toward the riser, as a cosine (85 degrees): stairs walked at up to 80 degrees from their
@@ -307,6 +331,10 @@ fn drop_onto<B: KinematicBody + ?Sized>(body: &mut B, start: Vec3, above: Vec3) 
         above,
     })
 }
+
+/// Smallest cosine between up and an edge's contact normal that still supports a body: a
+/// contact this close to horizontal is the side of something, not under the body.
+pub const EDGE_MIN_COSINE: f32 = 0.05;
 
 /// How far past the safe margin the second probe of [`step_down`] starts from the first, m.
 const NUDGE: f32 = 1e-3;
