@@ -449,8 +449,10 @@ impl Controller {
             // along the new slope.
             let normal = body.floor_normal();
             let walked = horizontal(body.position() - start, up).length();
-            let short = walked < (run * dt).length() * (1.0 - SHORT_SHARE);
-            if short && normal.dot(before) < SAME_SLOPE_COSINE {
+            let wanted = (run * dt).length();
+            let short = walked < wanted * (1.0 - SHORT_SHARE);
+            let long = walked > wanted * (1.0 + SHORT_SHARE);
+            if (short || long) && normal.dot(before) < SAME_SLOPE_COSINE {
                 let again = along_floor(run, normal, up, body.floor_max_angle());
                 if again != slope {
                     slope = again;

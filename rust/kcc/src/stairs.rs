@@ -378,7 +378,16 @@ fn descend<B: KinematicBody + ?Sized>(
         if !test.travel.is_finite() {
             return None;
         }
-        end += test.travel;
+        // Straight down, the sweep's sideways travel is only the engine's push out of the safe
+        // margin: dropped, as Godot's own floor snap does (`floor_stop_on_slope`), so that a body
+        // rolling over a rounded edge is not pushed back along its normal every tick.
+        let straight = horizontal(motion, up).length() <= 1e-6;
+        let sideways = horizontal(test.travel, up).length();
+        if straight && sideways <= body.safe_margin().max(0.0) {
+            end += up * vertical(test.travel, up);
+        } else {
+            end += test.travel;
+        }
         let left = drop - vertical(from - end, up);
         match test.contact {
             Some(hit) => {
