@@ -45,9 +45,21 @@ lint:
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
 
-# Release build of the Godot extension, installed into addons/rust_character_body/bin/.
+# Debug and release builds of the Godot extension for this machine, into addons/rust_character_body/bin/.
 addon:
     scripts/godot/addon.sh
+
+# Debug and release builds for Windows x86_64 (mingw-w64, Debian's rustc-web), checked, into bin/.
+addon-windows:
+    scripts/windows/addon.sh
+
+# The core's and the parry world's tests as Windows programs under Wine.
+test-windows:
+    scripts/windows/test.sh
+
+# The zip a game developer unzips into a project (Linux and Windows libraries), checked, in out/package/.
+package:
+    scripts/package/package.sh
 
 # Static checks of the sample project's GDScript (gdparse and gdlint from gdtoolkit).
 check-godot:

@@ -1,48 +1,60 @@
 #!/usr/bin/env bash
-# Builds the Godot extension (crate rust_character_body) and installs the library into
-# addons/rust_character_body/bin/, where rust_character_body.gdextension expects it.
+# Builds the Godot extension (crate rust_character_body) for the machine it runs on and
+# installs the libraries into addons/rust_character_body/bin/ under the names
+# rust_character_body.gdextension gives them (Windows: scripts/windows/addon.sh).
 #
-#   scripts/godot/addon.sh            release build (what a game ships)
-#   scripts/godot/addon.sh --debug    debug build (Rust assertions and debug info)
+#   scripts/godot/addon.sh             debug and release: the editor and debug exports load
+#                                      the debug library, release exports the release one
+#   scripts/godot/addon.sh --release   release only (what a game ships)
+#   scripts/godot/addon.sh --debug     debug only (Rust assertions and line tables)
 #
 # Progress goes to stderr; nothing is printed on stdout.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-profile=release
 case "${1:-}" in
-  "" | --release) profile=release ;;
-  --debug) profile=debug ;;
+  "") profiles=(debug release) ;;
+  --release) profiles=(release) ;;
+  --debug) profiles=(debug) ;;
   *)
     echo "usage: $0 [--release|--debug]" >&2
     exit 2
     ;;
 esac
 
-case "$(uname -s)" in
-  Linux*) library=librust_character_body.so ;;
-  Darwin*) library=librust_character_body.dylib ;;
-  MINGW* | MSYS* | CYGWIN*) library=rust_character_body.dll ;;
+case "$(uname -m)" in
+  x86_64 | amd64) arch=.x86_64 ;;
+  aarch64 | arm64) arch=.arm64 ;;
   *)
-    echo "addon: unsupported platform $(uname -s)" >&2
+    echo "addon: unsupported machine $(uname -m)" >&2
+    exit 2
+    ;;
+esac
+case "$(uname -s)" in
+  Linux*) built_name=librust_character_body.so platform=linux ;;
+  Darwin*) built_name=librust_character_body.dylib platform=macos arch="" ;;
+  *)
+    echo "addon: unsupported platform $(uname -s) (Windows builds: scripts/windows/addon.sh)" >&2
     exit 2
     ;;
 esac
 
 cd "$root"
-if [ "$profile" = release ]; then
-  cargo build -p rust_character_body --release >&2
-else
-  cargo build -p rust_character_body >&2
-fi
-
 target_dir="${CARGO_TARGET_DIR:-$root/target}"
-built="$target_dir/$profile/$library"
-if [ ! -f "$built" ]; then
-  echo "addon: cargo finished but $built is missing" >&2
-  exit 1
-fi
-destination="$root/addons/rust_character_body/bin/$library"
-cp "$built" "$destination.tmp"
-mv -f "$destination.tmp" "$destination"
-echo "addon: installed $profile build as addons/rust_character_body/bin/$library" >&2
+for profile in "${profiles[@]}"; do
+  if [ "$profile" = release ]; then
+    cargo build -p rust_character_body --release >&2
+  else
+    cargo build -p rust_character_body >&2
+  fi
+  built="$target_dir/$profile/$built_name"
+  if [ ! -f "$built" ]; then
+    echo "addon: cargo finished but $built is missing" >&2
+    exit 1
+  fi
+  name="${built_name%.*}.$platform.$profile$arch.${built_name##*.}"
+  destination="$root/addons/rust_character_body/bin/$name"
+  cp "$built" "$destination.tmp"
+  mv -f "$destination.tmp" "$destination"
+  echo "addon: installed $profile build as addons/rust_character_body/bin/$name ($(($(wc -c <"$built") / 1024)) KiB)" >&2
+done

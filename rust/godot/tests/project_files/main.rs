@@ -130,13 +130,18 @@ fn crate_library_name() -> String {
 }
 
 /// The file name of the library for a `.gdextension` platform.
-fn library_file(platform: &str, name: &str) -> Option<String> {
-    match platform {
-        "linux" | "android" => Some(format!("lib{name}.so")),
-        "macos" | "ios" => Some(format!("lib{name}.dylib")),
-        "windows" => Some(format!("{name}.dll")),
-        _ => None,
-    }
+/// The library file a `[libraries]` key (`platform.debug|release[.arch]`) points at: the
+/// platform's library name for the crate, tagged with the key's parts so that every build has
+/// a file of its own (`librust_character_body.linux.debug.x86_64.so`).
+fn library_file(key: &str, name: &str) -> Option<String> {
+    let platform = key.split('.').next()?;
+    let (prefix, extension) = match platform {
+        "linux" | "android" => ("lib", "so"),
+        "macos" | "ios" => ("lib", "dylib"),
+        "windows" => ("", "dll"),
+        _ => return None,
+    };
+    Some(format!("{prefix}{name}.{key}.{extension}"))
 }
 
 #[test]
@@ -162,7 +167,7 @@ fn gdextension_points_at_the_crate_library() {
             parts.len() >= 2 && ["debug", "release"].contains(&parts[1]),
             "{key}: expected platform.debug|release[.arch]"
         );
-        let expected = library_file(parts[0], &name)
+        let expected = library_file(key, &name)
             .unwrap_or_else(|| panic!("{key}: unknown platform {}", parts[0]));
         let path = string_literal(value).unwrap_or_else(|| panic!("{key} is not a string"));
         // Relative to the .gdextension file: a renamed or moved addon folder still loads.

@@ -1,0 +1,47 @@
+# Sourced by the scripts in scripts/windows/: the cross toolchain for x86_64-pc-windows-gnu.
+#
+# The machine's Rust toolchain (rustup) has no Windows standard library and cannot fetch one
+# here, so these builds use Debian's rustc-web (a second rustc, 1.96) with its library sources
+# (rust-web-src) and build the standard library for Windows with `-Z build-std`
+# (RUSTC_BOOTSTRAP=1 lets a stable rustc take -Z flags), linking with mingw-w64's gcc. The
+# packages are installed when missing (apt-get, as root); otherwise one clear line says what
+# to install. Builds go to target/windows/, apart from the host's.
+
+windows_target=x86_64-pc-windows-gnu
+windows_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+
+windows_need() {
+  local missing=()
+  [ -x /usr/bin/rustc ] || missing+=(rustc-web)
+  [ -d /usr/lib/rustlib/src/rust/library/std ] || missing+=(rust-web-src)
+  command -v x86_64-w64-mingw32-gcc >/dev/null || missing+=(gcc-mingw-w64-x86-64)
+  for tool in "$@"; do
+    case "$tool" in
+      wine) [ -x /usr/lib/wine/wine64 ] || missing+=(wine64) ;;
+    esac
+  done
+  [ "${#missing[@]}" -eq 0 ] && return 0
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+    echo "windows: installing ${missing[*]} (Debian packages)" >&2
+    if DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >&2 \
+      || { apt-get update -q >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >&2; }; then
+      return 0
+    fi
+  fi
+  echo "windows: cannot build for Windows: install the Debian packages ${missing[*]} (apt-get install --no-install-recommends ${missing[*]})" >&2
+  return 1
+}
+
+export RUSTC=/usr/bin/rustc
+export RUSTDOC=/usr/bin/rustdoc
+export RUSTC_BOOTSTRAP=1
+export CARGO_TARGET_DIR="$windows_root/target/windows"
+export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc
+# Windows builds of the standard library: `cargo_windows build ...` and `cargo_windows test ...`.
+cargo_windows() {
+  local command="$1"
+  shift
+  local std=std,panic_abort
+  [ "$command" = test ] && std=std,panic_abort,test
+  (cd "$windows_root" && cargo "$command" -Z "build-std=$std" --target "$windows_target" "$@")
+}
