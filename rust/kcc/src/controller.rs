@@ -11,9 +11,7 @@ use crate::error::ConfigError;
 use crate::floor::{along_floor, horizontal, unit_up, vertical};
 use crate::movement::{horizontal_velocity, vertical_speed};
 use crate::settings::ControllerSettings;
-use crate::stairs::{
-    Ahead, EDGE_MIN_COSINE, LEVEL_COSINE, STEP_DOWN_TOLERANCE, step_down, step_up,
-};
+use crate::stairs::{Ahead, LEVEL_COSINE, STEP_DOWN_TOLERANCE, step_down, step_up};
 
 /// Longest simulated time of one sub-step, s. A longer delta is split.
 pub const MAX_SUBSTEP: f32 = 0.05;
@@ -450,8 +448,8 @@ impl Controller {
             let normal = body.floor_normal();
             let walked = horizontal(body.position() - start, up).length();
             let wanted = (run * dt).length();
-            let short = walked < wanted * (1.0 - SHORT_SHARE);
-            let long = walked > wanted * (1.0 + SHORT_SHARE);
+            let short = walked < wanted * (1.0 - WALK_SHARE);
+            let long = walked > wanted * (1.0 + WALK_SHARE);
             if (short || long) && normal.dot(before) < SAME_SLOPE_COSINE {
                 let again = along_floor(run, normal, up, body.floor_max_angle());
                 if again != slope {
@@ -669,9 +667,9 @@ struct Slid {
 /// back up to the body's; below it the body keeps the velocity it had.
 const MIN_SHARE: f32 = 0.01;
 
-/// Share of the walk a slide on floor may fall short by before it is made again along the
-/// floor's new slope.
-const SHORT_SHARE: f32 = 0.02;
+/// Share of the walk a slide on floor may fall short by, or go beyond, before it is made again
+/// along the floor's new slope.
+const WALK_SHARE: f32 = 0.02;
 
 /// Cosine between two floor normals above which they are the same slope (about 1 degree).
 const SAME_SLOPE_COSINE: f32 = 0.9998;
@@ -716,6 +714,10 @@ fn stand_of<B: KinematicBody + ?Sized>(body: &mut B, velocity: Vec3) -> Stand {
 
 /// How far below the safe margin the edge probe of [`stand_of`] reaches, m.
 const EDGE_PROBE: f32 = 1e-3;
+
+/// Smallest cosine between up and an edge's contact normal that still supports a body: a
+/// contact this close to horizontal is the side of something, not under the body.
+const EDGE_MIN_COSINE: f32 = 0.05;
 
 /// True when `position` (m) is finite and within [`MAX_COORDINATE`] of the origin.
 fn usable_position(position: Vec3) -> bool {

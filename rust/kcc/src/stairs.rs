@@ -332,10 +332,6 @@ fn drop_onto<B: KinematicBody + ?Sized>(body: &mut B, start: Vec3, above: Vec3) 
     })
 }
 
-/// Smallest cosine between up and an edge's contact normal that still supports a body: a
-/// contact this close to horizontal is the side of something, not under the body.
-pub const EDGE_MIN_COSINE: f32 = 0.05;
-
 /// How far past the safe margin the second probe of [`step_down`] starts from the first, m.
 const NUDGE: f32 = 1e-3;
 

@@ -129,7 +129,6 @@ fn crate_library_name() -> String {
         .replace('-', "_")
 }
 
-/// The file name of the library for a `.gdextension` platform.
 /// The library file a `[libraries]` key (`platform.debug|release[.arch]`) points at: the
 /// platform's library name for the crate, tagged with the key's parts so that every build has
 /// a file of its own (`librust_character_body.linux.debug.x86_64.so`).
