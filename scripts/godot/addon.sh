@@ -12,15 +12,9 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-case "${1:-}" in
-  "") profiles=(debug release) ;;
-  --release) profiles=(release) ;;
-  --debug) profiles=(debug) ;;
-  *)
-    echo "usage: $0 [--release|--debug]" >&2
-    exit 2
-    ;;
-esac
+# shellcheck source=../lib/addon.sh
+source "$root/scripts/lib/addon.sh"
+addon_profiles "$@"
 
 case "$(uname -m)" in
   x86_64 | amd64) arch=.x86_64 ;;
@@ -47,14 +41,6 @@ for profile in "${profiles[@]}"; do
   else
     cargo build -p rust_character_body >&2
   fi
-  built="$target_dir/$profile/$built_name"
-  if [ ! -f "$built" ]; then
-    echo "addon: cargo finished but $built is missing" >&2
-    exit 1
-  fi
   name="${built_name%.*}.$platform.$profile$arch.${built_name##*.}"
-  destination="$root/addons/rust_character_body/bin/$name"
-  cp "$built" "$destination.tmp"
-  mv -f "$destination.tmp" "$destination"
-  echo "addon: installed $profile build as addons/rust_character_body/bin/$name ($(($(wc -c <"$built") / 1024)) KiB)" >&2
+  addon_install "$target_dir/$profile/$built_name" "$name"
 done

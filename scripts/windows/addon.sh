@@ -18,18 +18,11 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 # shellcheck source=env.sh
 source "$here/env.sh"
 
-case "${1:-}" in
-  "") profiles=(debug release) ;;
-  --release) profiles=(release) ;;
-  --debug) profiles=(debug) ;;
-  *)
-    echo "usage: $0 [--release|--debug]" >&2
-    exit 2
-    ;;
-esac
+# shellcheck source=../lib/addon.sh
+source "$here/../lib/addon.sh"
+addon_profiles "$@"
 
 windows_need
-bin="$windows_root/addons/rust_character_body/bin"
 for profile in "${profiles[@]}"; do
   if [ "$profile" = release ]; then
     # Symbols only make the release DLL larger (23 MB to 11 MB); panics still print messages.
@@ -38,13 +31,6 @@ for profile in "${profiles[@]}"; do
     cargo_windows build -p rust_character_body >&2
   fi
   built="$CARGO_TARGET_DIR/$windows_target/$profile/rust_character_body.dll"
-  if [ ! -f "$built" ]; then
-    echo "windows: cargo finished but $built is missing" >&2
-    exit 1
-  fi
-  "$here/check-dll.sh" "$built"
-  name="rust_character_body.windows.$profile.x86_64.dll"
-  cp "$built" "$bin/$name.tmp"
-  mv -f "$bin/$name.tmp" "$bin/$name"
-  echo "windows: installed $profile build as addons/rust_character_body/bin/$name" >&2
+  [ -f "$built" ] && "$here/check-dll.sh" "$built"
+  addon_install "$built" "rust_character_body.windows.$profile.x86_64.dll"
 done
