@@ -3,13 +3,13 @@
 
 set shell := ["bash", "-euo", "pipefail", "-c"]
 
-# The main job: the public course with our controller and Rapier's, side by side; plots in out/plots/.
+# The main job: the public course with our controller, Rapier's and Jolt's, side by side; plots in out/plots/.
 demo:
-    cargo run --release -p kcc-sim -- demo
+    scripts/kcc-sim.sh demo
 
-# Run scenario files, e.g. `just sim scenarios/ramp_30.toml --controller both --plot out/plots`.
+# Run scenario files, e.g. `just sim scenarios/ramp_30.toml --controller all --plot out/plots`.
 sim *ARGS='scenarios/*.toml --tick-rate 30,60,144,240':
-    cargo run --release -p kcc-sim -- run {{ARGS}}
+    scripts/kcc-sim.sh run {{ARGS}}
 
 # Chromium and the pinned Godot 4.6 web template for the Godot world (idempotent).
 godot-web:
@@ -17,15 +17,15 @@ godot-web:
 
 # The course in a real Godot 4.6 + Jolt, headless, e.g. `just sim-godot scenarios/ramp_30.toml --shape-margin 0`.
 sim-godot *ARGS='scenarios/*.toml --tick-rate 30,60,144,240': godot-web
-    cargo run --release -p kcc-sim -- run {{ARGS}} --world godot
+    scripts/kcc-sim.sh run {{ARGS}} --world godot
 
 # The parry and Godot worlds side by side, and every parry query replayed in Godot.
 compare *ARGS='scenarios/*.toml --tick-rate 60': godot-web
-    cargo run --release -p kcc-sim -- compare {{ARGS}}
+    scripts/kcc-sim.sh compare {{ARGS}}
 
-# Cost per tick of ours and Rapier's controller on the course, 1000 characters, criterion benches.
+# Cost per tick of ours, Rapier's and Jolt's controller on the course, 1000 characters, criterion benches.
 bench:
-    cargo run --release -p kcc-sim -- bench
+    scripts/kcc-sim.sh bench
     cargo bench -p kcc-sim
 
 # A capsule walks up and down 10 stairs; prints every tick.

@@ -53,6 +53,7 @@ func _run_all() -> void:
 			_test_move_and_step_climbs,
 			_test_building_blocks_climb,
 			_test_iterate_sweep_finds_floor,
+			_test_jump_tap_and_hold,
 		]:
 			if not await _finishes(test):
 				_check(test.get_method(), false, "stopped without finishing: see the error above")
@@ -267,6 +268,65 @@ func _test_iterate_sweep_finds_floor() -> void:
 
 
 ## Adds a fresh copy of the test scene and lets the physics server take in its bodies.
+## A press jumps once. Held, the jump rises about v²/2g; tapped (released after 3 ticks), it
+## keeps only `jump_release_cut` of its upward speed and rises far less; holding the button
+## after landing does not jump again.
+func _test_jump_tap_and_hold() -> void:
+	var world := await _load_world()
+	var body = world.get_node("Player")
+	await _settle(body, Vector3(STAIRS_X, 0.05, 0.5))
+	var floor_y: float = body.global_position.y
+	var hold: float = await _jump_apex(body, TEST_FRAMES) - floor_y
+	var again := false
+	for _i in 20:
+		await physics_frame
+		body.tick(TICK)
+		again = again or not body.is_on_floor()
+	# One tick with the button up, so that the next press is a press.
+	body.set_jump_pressed(false)
+	await physics_frame
+	body.tick(TICK)
+	var tap: float = await _jump_apex(body, 3) - floor_y
+	var speed: float = body.jump_velocity
+	var expected := speed * speed / (2.0 * GRAVITY)
+	_check(
+		"a held jump rises v²/2g",
+		absf(hold - expected) < 0.1,
+		"rose %.3f m, expected %.3f m" % [hold, expected]
+	)
+	_check(
+		"holding jump after landing does not jump again",
+		not again,
+		"left the floor again while the button stayed held"
+	)
+	_check(
+		"a tapped jump rises less than 0.6 of a held one",
+		tap > 0.0 and tap < 0.6 * hold,
+		"tap %.3f m, hold %.3f m" % [tap, hold]
+	)
+	await _unload(world)
+
+
+## Presses jump on a body resting on the floor with the button up, releases it after `held`
+## ticks (it stays held when the jump lands first), and returns the highest the body got
+## before it landed again, m.
+func _jump_apex(body, held: int) -> float:
+	var apex: float = body.global_position.y
+	var left := false
+	body.set_jump_pressed(true)
+	for tick in 120:
+		await physics_frame
+		if tick == held:
+			body.set_jump_pressed(false)
+		body.tick(TICK)
+		apex = maxf(apex, body.global_position.y)
+		if not body.is_on_floor():
+			left = true
+		elif left:
+			break
+	return apex
+
+
 func _load_world() -> Node3D:
 	var scene := load(STAIRS_SCENE) as PackedScene
 	var world := scene.instantiate() as Node3D

@@ -14,7 +14,7 @@ use godot::classes::{
 };
 use godot::prelude::*;
 
-use kcc::{Controller, TickInput, TickReport};
+use kcc::{Controller, JumpState, TickInput, TickReport};
 
 use crate::body::GodotBody;
 // The class docs link to the camera the way Godot's help does (`[StepSmoothCamera3D]`).
@@ -22,7 +22,7 @@ use crate::body::GodotBody;
 use crate::camera::StepSmoothCamera3D;
 use crate::convert::{float, int, to_glam, to_godot};
 use crate::input::wish_direction;
-use crate::settings::{Properties, sanitize};
+use crate::settings::{Properties, StepDetection, sanitize};
 use crate::warnings::{BodySetup, ShapeChild, YawNode, body_warnings};
 
 /// The core's defaults, for the warnings outside the scene tree.
@@ -85,6 +85,14 @@ pub struct RustCharacterBody3D {
     #[export(range = (1.0, 8.0, 1.0, or_greater))]
     #[init(val = 3)]
     sweep_iterations: int,
+
+    /// How a step in the way is found. [code]Contacts[/code]: from the move's own contacts, the
+    /// stair sweeps running only when the slide meets a wall (flat ground costs the slide
+    /// alone). [code]Probe[/code]: a probe along the motion before every grounded move, which
+    /// climbs a step before the slide touches it (one more query a tick).
+    #[export]
+    #[init(val = StepDetection::Contacts)]
+    step_detection: StepDetection,
 
     /// Whether the character steps up onto ledges no higher than [member max_step_height].
     #[export]
@@ -153,10 +161,30 @@ pub struct RustCharacterBody3D {
     #[init(val = 55.0)]
     terminal_speed: float,
 
-    /// Upward speed a jump from the floor starts with, in m/s (0 disables jumping).
+    /// Upward speed a jump from the floor starts with, in m/s (0 disables jumping). A jump
+    /// starts on a press of the jump button (not while it is held), on the floor or within
+    /// [member coyote_time] of walking off it.
     #[export(range = (0.0, 20.0, 0.1, or_greater, suffix = "m/s"))]
     #[init(val = 4.5)]
     jump_velocity: float,
+
+    /// How long after walking off a ledge a jump press still jumps, in s ("coyote time"; 0:
+    /// only on the floor).
+    #[export(range = (0.0, 0.5, 0.01, or_greater, suffix = "s"))]
+    #[init(val = 0.1)]
+    coyote_time: float,
+
+    /// How long a jump pressed in the air is remembered, in s: landing within it jumps at once
+    /// (0: a press in the air is forgotten).
+    #[export(range = (0.0, 0.5, 0.01, or_greater, suffix = "s"))]
+    #[init(val = 0.1)]
+    jump_buffer_time: float,
+
+    /// Share of its upward speed a rising jump keeps when the jump button is released, so a tap
+    /// jumps lower than a hold (1: every jump is as high).
+    #[export(range = (0.0, 1.0, 0.01))]
+    #[init(val = 0.5)]
+    jump_release_cut: float,
 
     /// Read the input actions below and run the whole tick in the node's physics process. Turn
     /// off to drive the node from code ([method tick], [method move_and_step]).
@@ -186,7 +214,7 @@ pub struct RustCharacterBody3D {
     #[init(val = StringName::from("move_back"))]
     move_back_action: StringName,
 
-    /// Input action that jumps while held on the floor.
+    /// Input action that jumps when pressed (see [member jump_velocity]).
     #[export]
     #[init(val = StringName::from("jump"))]
     jump_action: StringName,
@@ -202,6 +230,9 @@ pub struct RustCharacterBody3D {
     wish_direction: Vector3,
     /// Jump button state set by code for [method tick].
     jump_pressed: bool,
+    /// What the jump remembers between ticks: the last button state, a buffered press, the
+    /// time since the floor, a jump that may still be cut.
+    jumps: JumpState,
     /// Height of the last step, m, for [method get_last_step_height].
     last_step_height: f32,
     /// Warnings already printed, so that each is printed once.
@@ -277,8 +308,9 @@ impl RustCharacterBody3D {
         self.wish_direction
     }
 
-    /// Sets whether the jump button is held for [method tick]. A jump starts on the floor while
-    /// it is held; it stays held until set to false.
+    /// Sets whether the jump button is held for [method tick]. A jump starts when it becomes
+    /// held (see [member jump_velocity]), and releasing it while rising cuts the jump (see
+    /// [member jump_release_cut]); it stays held until set to false.
     #[func]
     fn set_jump_pressed(&mut self, pressed: bool) {
         self.jump_pressed = pressed;
@@ -408,6 +440,7 @@ impl RustCharacterBody3D {
             min_step_forward: self.min_step_forward,
             step_forward_test: self.step_forward_test,
             sweep_iterations: self.sweep_iterations,
+            step_detection: self.step_detection,
             step_up_enabled: self.step_up_enabled,
             step_down_enabled: self.step_down_enabled,
             max_speed: self.max_speed,
@@ -421,6 +454,9 @@ impl RustCharacterBody3D {
             custom_gravity: self.custom_gravity,
             terminal_speed: self.terminal_speed,
             jump_velocity: self.jump_velocity,
+            coyote_time: self.coyote_time,
+            jump_buffer_time: self.jump_buffer_time,
+            jump_release_cut: self.jump_release_cut,
         }
     }
 
@@ -485,7 +521,9 @@ impl RustCharacterBody3D {
             jump,
             velocity: to_glam(self.base().get_velocity()),
         };
-        let report = controller.tick(&mut GodotBody::new(self), &input, delta);
+        let mut jumps = self.jumps;
+        let report = controller.tick_with(&mut GodotBody::new(self), &input, &mut jumps, delta);
+        self.jumps = jumps;
         let sanitized = report.sanitized;
         if sanitized.wish_direction || sanitized.velocity || sanitized.position {
             self.warn_once(format!(

@@ -6,7 +6,38 @@
 //! settings. [`sanitize`] hands bad values to the core, which repairs each one and names it so
 //! the node can warn once. A bad setting never stops the game and never panics.
 
+use godot::prelude::{Export, GodotConvert, Var};
 use kcc::{ConfigError, ControllerSettings};
+
+/// How the body finds a step in its way (the inspector's `step_detection`; see
+/// `kcc::StepDetection`).
+#[derive(GodotConvert, Var, Export, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[godot(via = i64)]
+pub enum StepDetection {
+    /// From the move's own contacts: the stair sweeps run only when the slide meets a wall.
+    #[default]
+    Contacts,
+    /// A probe along the motion before every grounded move.
+    Probe,
+}
+
+impl From<StepDetection> for kcc::StepDetection {
+    fn from(detection: StepDetection) -> Self {
+        match detection {
+            StepDetection::Contacts => Self::Contacts,
+            StepDetection::Probe => Self::Probe,
+        }
+    }
+}
+
+impl From<kcc::StepDetection> for StepDetection {
+    fn from(detection: kcc::StepDetection) -> Self {
+        match detection {
+            kcc::StepDetection::Contacts => Self::Contacts,
+            kcc::StepDetection::Probe => Self::Probe,
+        }
+    }
+}
 
 /// The node's tuning properties, one field per inspector property (m, s, m/s, m/s², count).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -21,6 +52,8 @@ pub struct Properties {
     pub step_forward_test: f32,
     /// Slide iterations of the stair sweeps (as the inspector's integer).
     pub sweep_iterations: i32,
+    /// How a step in the way is found.
+    pub step_detection: StepDetection,
     /// Step up onto ledges.
     pub step_up_enabled: bool,
     /// Follow steps and slopes down.
@@ -47,6 +80,12 @@ pub struct Properties {
     pub terminal_speed: f32,
     /// Upward speed of a jump, m/s.
     pub jump_velocity: f32,
+    /// Grace time for a jump after walking off a ledge, s.
+    pub coyote_time: f32,
+    /// How long a jump press in the air is remembered for the landing, s.
+    pub jump_buffer_time: f32,
+    /// Share of the upward speed a rising jump keeps when the button is released (0..1).
+    pub jump_release_cut: f32,
 }
 
 impl Default for Properties {
@@ -70,6 +109,7 @@ impl Properties {
             min_step_forward: stairs.min_step_forward,
             step_forward_test: stairs.step_forward_test,
             sweep_iterations: i32::try_from(stairs.sweep_iterations).unwrap_or(i32::MAX),
+            step_detection: stairs.step_detection.into(),
             step_up_enabled: stairs.step_up_enabled,
             step_down_enabled: stairs.step_down_enabled,
             max_speed: ground.max_speed,
@@ -83,6 +123,9 @@ impl Properties {
             custom_gravity: gravity.gravity,
             terminal_speed: gravity.terminal_speed,
             jump_velocity: gravity.jump_velocity,
+            coyote_time: settings.jump.coyote_time,
+            jump_buffer_time: settings.jump.buffer_time,
+            jump_release_cut: settings.jump.release_cut,
         }
     }
 
@@ -98,6 +141,7 @@ impl Properties {
         stairs.min_step_forward = self.min_step_forward;
         stairs.step_forward_test = self.step_forward_test;
         stairs.sweep_iterations = u32::try_from(self.sweep_iterations).unwrap_or(0);
+        stairs.step_detection = self.step_detection.into();
         stairs.step_up_enabled = self.step_up_enabled;
         stairs.step_down_enabled = self.step_down_enabled;
         let ground = &mut settings.movement.ground;
@@ -117,6 +161,10 @@ impl Properties {
         };
         gravity.terminal_speed = self.terminal_speed;
         gravity.jump_velocity = self.jump_velocity;
+        let jump = &mut settings.jump;
+        jump.coyote_time = self.coyote_time;
+        jump.buffer_time = self.jump_buffer_time;
+        jump.release_cut = self.jump_release_cut;
         settings
     }
 }
@@ -156,6 +204,7 @@ mod tests {
             min_step_forward: 0.03,
             step_forward_test: 0.2,
             sweep_iterations: 5,
+            step_detection: StepDetection::Probe,
             step_up_enabled: false,
             step_down_enabled: false,
             max_speed: 7.0,
@@ -169,6 +218,9 @@ mod tests {
             custom_gravity: 20.0,
             terminal_speed: 30.0,
             jump_velocity: 6.5,
+            coyote_time: 0.15,
+            jump_buffer_time: 0.2,
+            jump_release_cut: 0.4,
         };
         let s = p.to_settings(GODOT_GRAVITY);
         assert_eq!(s.stairs.max_step_height, 0.31);
@@ -176,6 +228,7 @@ mod tests {
         assert_eq!(s.stairs.min_step_forward, 0.03);
         assert_eq!(s.stairs.step_forward_test, 0.2);
         assert_eq!(s.stairs.sweep_iterations, 5);
+        assert_eq!(s.stairs.step_detection, kcc::StepDetection::Probe);
         assert!(!s.stairs.step_up_enabled && !s.stairs.step_down_enabled);
         assert_eq!(s.movement.ground.max_speed, 7.0);
         assert_eq!(s.movement.ground.attack_time, 0.3);
@@ -187,6 +240,9 @@ mod tests {
         assert_eq!(s.gravity.gravity, 20.0);
         assert_eq!(s.gravity.terminal_speed, 30.0);
         assert_eq!(s.gravity.jump_velocity, 6.5);
+        assert_eq!(s.jump.coyote_time, 0.15);
+        assert_eq!(s.jump.buffer_time, 0.2);
+        assert_eq!(s.jump.release_cut, 0.4);
         let back = Properties::from_settings(&s);
         assert_eq!(back.custom_gravity, 20.0);
         assert_eq!(
@@ -227,11 +283,17 @@ mod tests {
             custom_gravity: -9.8,
             terminal_speed: 0.0,
             jump_velocity: -4.0,
+            coyote_time: -0.1,
+            jump_buffer_time: -1.0,
+            jump_release_cut: 2.0,
             ..Properties::default()
         };
         let (s, problems) = sanitize(p.to_settings(GODOT_GRAVITY));
         assert_eq!(s.validate(), Ok(()));
-        assert_eq!(problems.len(), 14, "{problems:?}");
+        assert_eq!(problems.len(), 17, "{problems:?}");
+        assert_eq!(s.jump.coyote_time, 0.0);
+        assert_eq!(s.jump.buffer_time, 0.0);
+        assert_eq!(s.jump.release_cut, 1.0);
         assert_eq!(s.stairs.max_step_height, 0.0);
         assert_eq!(s.stairs.sweep_iterations, 1);
         assert_eq!(s.movement.ground.max_speed, MIN_SPEED);

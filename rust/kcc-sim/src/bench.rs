@@ -1,5 +1,6 @@
-//! `kcc-sim bench`: the per-tick cost of our controller and Rapier's on the same course in one
-//! run, as a ratio, and the wall time of a tick of many characters moving at once.
+//! `kcc-sim bench`: the per-tick cost of our controller and of its peers (Rapier's, and Jolt's
+//! with the feature `jolt`) on the same course in one run, as ratios, and the wall time of a
+//! tick of many characters moving at once.
 
 use std::path::Path;
 use std::rc::Rc;
@@ -78,9 +79,12 @@ pub fn cost(scenario: &Scenario, kind: ControllerKind, repeats: u32) -> Cost {
     Cost { ticks, nanos: best }
 }
 
+/// Characters moving at once, each with the index of the scenario whose commands it follows.
+type Crowd = Vec<(Box<dyn Mover>, usize)>;
+
 /// Wall time of one tick of `movers` moving at once, ns per tick, over `ticks` ticks; movers
 /// follow the commands of the scenario they were made for.
-fn crowd(movers: &mut [(Box<dyn Mover>, usize)], commands: &[Vec<Command>], ticks: u32) -> f64 {
+fn crowd(movers: &mut Crowd, commands: &[Vec<Command>], ticks: u32) -> f64 {
     let dt = (1.0 / CROWD_RATE) as f32;
     let clock = Instant::now();
     for tick in 0..ticks as usize {
@@ -92,6 +96,49 @@ fn crowd(movers: &mut [(Box<dyn Mover>, usize)], commands: &[Vec<Command>], tick
     clock.elapsed().as_nanos() as f64 / f64::from(ticks.max(1))
 }
 
+/// `n` characters of `kind` spread over `scenarios` in turn, each with the index of its
+/// scenario. The peers share one world per scenario, as a game's characters share its level.
+fn crowd_of(kind: ControllerKind, scenarios: &[Scenario], n: usize) -> Result<Crowd, String> {
+    let make: Box<dyn Fn(usize) -> Box<dyn Mover>> = match kind {
+        ControllerKind::Kcc => Box::new(|index| Box::new(KccMover::new(&scenarios[index]))),
+        ControllerKind::Rapier => {
+            let worlds: Vec<_> = scenarios
+                .iter()
+                .map(|s| Rc::new(course::rapier_world(&s.world)))
+                .collect();
+            Box::new(move |index| {
+                Box::new(RapierMover::in_world(
+                    &scenarios[index],
+                    worlds[index].clone(),
+                ))
+            })
+        }
+        #[cfg(feature = "jolt")]
+        ControllerKind::Jolt => {
+            let worlds = scenarios
+                .iter()
+                .map(|s| crate::jolt::world(&s.world))
+                .collect::<Result<Vec<_>, _>>()?;
+            Box::new(move |index| {
+                Box::new(crate::jolt::JoltMover::in_world(
+                    &scenarios[index],
+                    worlds[index].clone(),
+                ))
+            })
+        }
+    };
+    (0..n)
+        .map(|i| {
+            let index = i % scenarios.len();
+            let mut mover = make(index);
+            match mover.failure() {
+                Some(failure) => Err(format!("{}: {failure}", scenarios[index].name)),
+                None => Ok((mover, index)),
+            }
+        })
+        .collect()
+}
+
 /// Runs the benchmark on the scenarios in `dir` and prints the results. Errors are messages for
 /// the user.
 pub fn bench(dir: &Path, options: &BenchOptions) -> Result<(), String> {
@@ -99,45 +146,60 @@ pub fn bench(dir: &Path, options: &BenchOptions) -> Result<(), String> {
     if cfg!(debug_assertions) {
         eprintln!("note: a debug build; measure with `cargo run --release -p kcc-sim -- bench`");
     }
+    let peers = ControllerKind::PEERS;
 
     println!(
         "Per-tick cost on the course, each scenario at its own tick rate, fastest of {} runs:",
         options.repeats.max(1)
     );
-    println!(
-        "{:<24} {:>6} {:>12} {:>15} {:>11} {:>16}",
-        "scenario", "ticks", "kcc us/tick", "rapier us/tick", "kcc/rapier", "kcc queries/tick"
-    );
-    let (mut ours, mut theirs, mut all_ticks) = (0u64, 0u64, 0u64);
+    let mut header = format!("{:<24} {:>6} {:>12}", "scenario", "ticks", "kcc us/tick");
+    for peer in peers {
+        let name = peer.name();
+        header += &format!(
+            " {:>14} {:>11}",
+            format!("{name} us/tick"),
+            format!("kcc/{name}")
+        );
+    }
+    println!("{header} {:>16}", "kcc queries/tick");
+    let (mut ours, mut all_ticks) = (0u64, 0u64);
+    let mut theirs = vec![0u64; peers.len()];
     for scenario in &scenarios {
         let kcc = cost(scenario, ControllerKind::Kcc, options.repeats);
-        let rapier = cost(scenario, ControllerKind::Rapier, options.repeats);
-        let queries = crate::metrics::measure(
-            scenario,
-            &run::run(scenario, ControllerKind::Kcc, scenario.tick_rate),
-        )
-        .queries_per_tick
-        .map_or("-".to_string(), |q| format!("{:.2} / {}", q.mean, q.max));
-        println!(
-            "{:<24} {:>6} {:>12.2} {:>15.2} {:>11.2} {:>16}",
+        let mut row = format!(
+            "{:<24} {:>6} {:>12.2}",
             scenario.name,
             kcc.ticks,
-            kcc.micros_per_tick(),
-            rapier.micros_per_tick(),
-            kcc.nanos as f64 / rapier.nanos.max(1) as f64,
-            queries
+            kcc.micros_per_tick()
         );
+        for (peer, total) in peers.iter().zip(theirs.iter_mut()) {
+            let cost = cost(scenario, *peer, options.repeats);
+            row += &format!(
+                " {:>14.2} {:>11.2}",
+                cost.micros_per_tick(),
+                kcc.nanos as f64 / cost.nanos.max(1) as f64
+            );
+            *total += cost.nanos;
+        }
+        let run = run::run(scenario, ControllerKind::Kcc, scenario.tick_rate)?;
+        let queries = crate::metrics::measure(scenario, &run)
+            .queries_per_tick
+            .map_or("-".to_string(), |q| format!("{:.2} / {}", q.mean, q.max));
+        println!("{row} {queries:>16}");
         ours += kcc.nanos;
-        theirs += rapier.nanos;
         all_ticks += kcc.ticks;
     }
     let per_tick = |nanos: u64| nanos as f64 / 1000.0 / all_ticks.max(1) as f64;
-    println!(
-        "course: kcc {:.2} us/tick, rapier {:.2} us/tick, ratio kcc/rapier {:.2} ({all_ticks} ticks each)",
-        per_tick(ours),
-        per_tick(theirs),
-        ours as f64 / theirs.max(1) as f64
-    );
+    let mut line = format!("course: kcc {:.2} us/tick", per_tick(ours));
+    for (peer, total) in peers.iter().zip(&theirs) {
+        let name = peer.name();
+        line += &format!(
+            ", {name} {:.2} us/tick, ratio kcc/{name} {:.2}",
+            per_tick(*total),
+            ours as f64 / (*total).max(1) as f64
+        );
+    }
+    println!("{line} ({all_ticks} ticks each)");
 
     let n = options.characters;
     println!();
@@ -150,35 +212,23 @@ pub fn bench(dir: &Path, options: &BenchOptions) -> Result<(), String> {
         .iter()
         .map(|s| commands(s, CROWD_RATE, s.ticks(CROWD_RATE)))
         .collect();
-    let mut kcc: Vec<(Box<dyn Mover>, usize)> = (0..n)
-        .map(|i| {
-            let index = i % scenarios.len();
-            (
-                Box::new(KccMover::new(&scenarios[index])) as Box<dyn Mover>,
-                index,
-            )
-        })
-        .collect();
-    let kcc_tick = crowd(&mut kcc, &commands, options.crowd_ticks);
-    let worlds: Vec<_> = scenarios
-        .iter()
-        .map(|s| Rc::new(course::rapier_world(&s.world)))
-        .collect();
-    let mut rapier: Vec<(Box<dyn Mover>, usize)> = (0..n)
-        .map(|i| {
-            let index = i % scenarios.len();
-            let mover = RapierMover::in_world(&scenarios[index], worlds[index].clone());
-            (Box::new(mover) as Box<dyn Mover>, index)
-        })
-        .collect();
-    let rapier_tick = crowd(&mut rapier, &commands, options.crowd_ticks);
-    for (name, nanos) in [("kcc", kcc_tick), ("rapier", rapier_tick)] {
+    let mut ticks = Vec::new();
+    for kind in std::iter::once(ControllerKind::Kcc).chain(peers.iter().copied()) {
+        let mut movers = crowd_of(kind, &scenarios, n)?;
+        let nanos = crowd(&mut movers, &commands, options.crowd_ticks);
         println!(
-            "{name:<7} {:>9.3} ms per tick ({:.2} us per character)",
+            "{:<7} {:>9.3} ms per tick ({:.2} us per character)",
+            kind.name(),
             nanos / 1e6,
             nanos / 1000.0 / n.max(1) as f64
         );
+        ticks.push(nanos);
     }
-    println!("ratio kcc/rapier {:.2}", kcc_tick / rapier_tick.max(1.0));
+    let ratios: Vec<String> = peers
+        .iter()
+        .zip(&ticks[1..])
+        .map(|(peer, nanos)| format!("kcc/{} {:.2}", peer.name(), ticks[0] / nanos.max(1.0)))
+        .collect();
+    println!("ratio {}", ratios.join(", "));
     Ok(())
 }

@@ -77,6 +77,13 @@ pub fn evaluate(scenario: &Scenario, run: &Run, metrics: &Metrics) -> Vec<Check>
             decimal(limit),
         ));
     }
+    if let Some(limit) = expect.rises_above {
+        checks.push(at_least(
+            "rises_above",
+            Some(metrics.highest),
+            decimal(limit),
+        ));
+    }
     if let Some(limit) = expect.max_airborne_ticks {
         checks.push(at_most(
             "max_airborne_ticks",

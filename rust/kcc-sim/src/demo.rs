@@ -1,5 +1,6 @@
-//! `kcc-sim demo`: the public course with both controllers at every tick rate, progress on
-//! stderr, then the comparison table, and plots and traces of each scenario at its own rate.
+//! `kcc-sim demo`: the public course with our controller and its peers (Rapier's, and Jolt's
+//! with the feature `jolt`) at every tick rate, progress on stderr, then the comparison table,
+//! and plots and traces of each scenario at its own rate.
 
 use std::path::{Path, PathBuf};
 
@@ -16,13 +17,14 @@ pub const DEMO_RATES: [f64; 4] = [30.0, 60.0, 144.0, 240.0];
 pub struct Summary {
     /// Runs of our controller, and how many passed every check.
     pub kcc: (usize, usize),
-    /// Runs of Rapier's controller, and how many passed every check.
-    pub rapier: (usize, usize),
+    /// Each peer's runs, and how many passed every check, in the order of
+    /// [`ControllerKind::PEERS`].
+    pub peers: Vec<(ControllerKind, (usize, usize))>,
 }
 
-/// Runs the scenarios in `dir` at `rates` with both controllers, prints the tables to stdout and
+/// Runs the scenarios in `dir` at `rates` with every controller, prints the tables to stdout and
 /// writes plots and traces under `out` (`plots/`, `traces/`). With `godot`, our controller
-/// runs in the Godot world (Rapier's stays in the parry world); `shape_margin` (m) replaces the
+/// runs in the Godot world (the peers in their own); `shape_margin` (m) replaces the
 /// files' margin of boxes and hulls. Errors are messages for the user.
 pub fn demo(
     dir: &Path,
@@ -38,7 +40,10 @@ pub fn demo(
         }
     }
 
-    let kinds = [ControllerKind::Kcc, ControllerKind::Rapier];
+    let kinds: Vec<ControllerKind> = std::iter::once(ControllerKind::Kcc)
+        .chain(ControllerKind::PEERS.iter().copied())
+        .collect();
+    let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
     let total = scenarios.len() * rates.len() * kinds.len();
     let rate_list = rates
         .iter()
@@ -46,9 +51,10 @@ pub fn demo(
         .collect::<Vec<_>>()
         .join(", ");
     eprintln!(
-        "kcc-sim demo: {} scenarios from {}, at {rate_list} Hz, with kcc and rapier ({total} runs)",
+        "kcc-sim demo: {} scenarios from {}, at {rate_list} Hz, with {} ({total} runs)",
         scenarios.len(),
         dir.display(),
+        names.join(", "),
     );
     let plots = out.join("plots");
     let traces = out.join("traces");
@@ -63,7 +69,7 @@ pub fn demo(
             scenario_rates.push(scenario.tick_rate);
         }
         for &rate in &scenario_rates {
-            for kind in kinds {
+            for &kind in &kinds {
                 let run = run::run_in(scenario, kind, rate, godot.as_deref_mut())?;
                 let outcome = Outcome::new(scenario, run);
                 if rate == scenario.tick_rate {
@@ -92,28 +98,34 @@ pub fn demo(
     }
 
     if godot.is_some() {
-        println!("kcc runs in the Godot world; Rapier's controller runs in the parry world");
+        println!("kcc runs in the Godot world; the peers run in their own worlds");
     }
     println!(
         "Pass per tick rate ({rate_list} Hz): every check of a scenario passed (P) or not (F)"
     );
-    println!("{:<24}  {:<14}  {:<14}", "scenario", "kcc", "rapier");
-    let mut summary = Summary {
-        kcc: (0, 0),
-        rapier: (0, 0),
+    let width = scenarios
+        .iter()
+        .map(|s| s.name.len())
+        .max()
+        .unwrap_or(0)
+        .max(24);
+    let row = |first: &str, cells: &[String]| {
+        let cells: Vec<String> = cells.iter().map(|c| format!("{c:<14}")).collect();
+        format!("{first:<width$}  {}", cells.join("  "))
+            .trim_end()
+            .to_string()
     };
+    let heads: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    println!("{}", row("scenario", &heads));
+    let mut counts = vec![(0usize, 0usize); kinds.len()];
     for (scenario, runs) in scenarios.iter().zip(&outcomes) {
         let mut cells = Vec::new();
-        for kind in kinds {
+        for (&kind, count) in kinds.iter().zip(counts.iter_mut()) {
             let marks: Vec<&Outcome> = runs
                 .iter()
                 .filter(|o| o.run.controller == kind && rates.contains(&o.run.tick_rate))
                 .collect();
             let passed = marks.iter().filter(|o| o.passed()).count();
-            let count = match kind {
-                ControllerKind::Kcc => &mut summary.kcc,
-                ControllerKind::Rapier => &mut summary.rapier,
-            };
             count.0 += marks.len();
             count.1 += passed;
             let letters: String = marks
@@ -122,12 +134,22 @@ pub fn demo(
                 .collect();
             cells.push(format!("{letters} {passed}/{}", marks.len()));
         }
-        println!("{:<24}  {:<14}  {:<14}", scenario.name, cells[0], cells[1]);
+        println!("{}", row(&scenario.name, &cells));
     }
-    println!(
-        "runs passed: kcc {} of {}, rapier {} of {}",
-        summary.kcc.1, summary.kcc.0, summary.rapier.1, summary.rapier.0
-    );
+    let passed: Vec<String> = names
+        .iter()
+        .zip(&counts)
+        .map(|(name, (runs, passed))| format!("{name} {passed} of {runs}"))
+        .collect();
+    println!("runs passed: {}", passed.join(", "));
+    let summary = Summary {
+        kcc: counts[0],
+        peers: kinds[1..]
+            .iter()
+            .copied()
+            .zip(counts[1..].to_vec())
+            .collect(),
+    };
     println!();
     println!("Side by side at each scenario's own tick rate:");
     println!("{}", report::table_header());

@@ -1,4 +1,4 @@
-//! `kcc-sim`: run scenario files with the kcc controller (and Rapier's), print metrics and
+//! `kcc-sim`: run scenario files with the kcc controller (and its peers, Rapier's and Jolt's), print metrics and
 //! checks, write traces and plots, run the public course as a demo, and benchmark.
 //!
 //! Exit codes: 0 every check passed, 1 a check failed, 2 invalid input (a scenario, the command
@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use kcc::StepDetection;
 use kcc_sim::bench::{self, BenchOptions};
 use kcc_sim::course::{self, Profile};
 use kcc_sim::demo::{self, DEMO_RATES};
@@ -29,10 +30,10 @@ struct Cli {
 enum Command {
     /// Run scenario files and print a table (or JSON) of checks and metrics.
     Run(RunArgs),
-    /// Run the public course with both controllers at 30, 60, 144 and 240 Hz, print the
-    /// comparison and write plots.
+    /// Run the public course with every controller of this build at 30, 60, 144 and 240 Hz,
+    /// print the comparison and write plots.
     Demo(DemoArgs),
-    /// Per-tick cost of kcc and Rapier on the course, and many characters at once.
+    /// Per-tick cost of kcc and its peers on the course, and many characters at once.
     Bench(BenchArgs),
     /// Run scenarios in the parry world and in the Godot world, and replay every motion
     /// query of the parry run in Godot: where the worlds differ.
@@ -82,8 +83,30 @@ struct RunArgs {
     /// Write an SVG plot of each run into this folder.
     #[arg(long, value_name = "DIR")]
     plot: Option<PathBuf>,
+    /// How our controller finds steps, for every file: from the move's contacts or by a probe
+    /// every tick; each file's own `step_detection` (default contacts) when absent.
+    #[arg(long, value_enum)]
+    step_detection: Option<Detection>,
     #[command(flatten)]
     world: WorldArgs,
+}
+
+/// `--step-detection` values.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Detection {
+    /// From the move's own contacts: the stair sweeps run only when the slide met a wall.
+    Contacts,
+    /// A probe along the motion before every grounded move.
+    Probe,
+}
+
+impl From<Detection> for StepDetection {
+    fn from(detection: Detection) -> Self {
+        match detection {
+            Detection::Contacts => Self::Contacts,
+            Detection::Probe => Self::Probe,
+        }
+    }
 }
 
 /// Where our controller runs.
@@ -91,7 +114,7 @@ struct RunArgs {
 struct WorldArgs {
     /// The world that answers our controller's physics queries: `parry` (our imitation of
     /// Godot, fast) or `godot` (a real Godot 4.6 + Jolt in headless Chromium; set it up with
-    /// scripts/godot-web/setup.sh). Rapier's controller always runs in the parry world.
+    /// scripts/godot-web/setup.sh). The peers (Rapier's, Jolt's) run in their own worlds.
     #[arg(long, value_enum, default_value_t = World::Parry)]
     world: World,
     /// `Shape3D.margin` of every static box and hull, m, in both worlds (Jolt rounds their
@@ -185,19 +208,37 @@ enum Choice {
     Kcc,
     /// Rapier's KinematicCharacterController.
     Rapier,
-    /// Both, one after the other.
+    /// Jolt's CharacterVirtual (a build with `--features jolt`).
+    Jolt,
+    /// Ours and Rapier's, one after the other.
     Both,
+    /// Ours and every peer of this build: Rapier's, and Jolt's with `--features jolt`.
+    All,
 }
 
 impl Choice {
-    fn kinds(self) -> &'static [ControllerKind] {
-        match self {
-            Self::Kcc => &[ControllerKind::Kcc],
-            Self::Rapier => &[ControllerKind::Rapier],
-            Self::Both => &[ControllerKind::Kcc, ControllerKind::Rapier],
-        }
+    /// The controllers chosen; an error line when this build lacks one.
+    fn kinds(self) -> Result<Vec<ControllerKind>, String> {
+        Ok(match self {
+            Self::Kcc => vec![ControllerKind::Kcc],
+            Self::Rapier => vec![ControllerKind::Rapier],
+            #[cfg(feature = "jolt")]
+            Self::Jolt => vec![ControllerKind::Jolt],
+            #[cfg(not(feature = "jolt"))]
+            Self::Jolt => return Err(NO_JOLT.to_string()),
+            Self::Both => vec![ControllerKind::Kcc, ControllerKind::Rapier],
+            Self::All => std::iter::once(ControllerKind::Kcc)
+                .chain(ControllerKind::PEERS.iter().copied())
+                .collect(),
+        })
     }
 }
+
+/// What `--controller jolt` says in a build without Jolt.
+#[cfg(not(feature = "jolt"))]
+const NO_JOLT: &str = "--controller jolt: this kcc-sim was built without Jolt; build it with \
+    `cargo build --release -p kcc-sim --features jolt` (needs CMake 3.20 or newer: `pip install \
+    cmake`), or run it as scripts/kcc-sim.sh, which does both";
 
 /// Exit code: every check passed.
 const PASSED: u8 = 0;
@@ -323,13 +364,22 @@ fn compare_files(args: &CompareArgs) -> Result<bool, String> {
 fn run_files(args: &RunArgs) -> Result<bool, String> {
     let mut scenarios = load_scenarios(&args.files, &args.tick_rate)?;
     args.world.apply_margin(&mut scenarios)?;
+    if let Some(detection) = args.step_detection {
+        for scenario in &mut scenarios {
+            scenario.character.controller.stairs.step_detection = detection.into();
+        }
+    }
 
+    let kinds = args.controller.kinds()?;
     let mut godot = args.world.start()?;
     if godot.is_some() && args.controller != Choice::Kcc {
-        eprintln!("note: Rapier's controller runs in the parry world; --world godot is for kcc");
+        eprintln!(
+            "note: the peers (Rapier's, Jolt's) run in their own worlds; --world godot is for kcc"
+        );
     }
     let mut all_passed = true;
     let mut json = Vec::new();
+    let mut outcomes = Vec::new();
     if !args.json {
         println!("{}", report::table_header());
     }
@@ -341,7 +391,7 @@ fn run_files(args: &RunArgs) -> Result<bool, String> {
             args.tick_rate.clone()
         };
         for rate in rates {
-            for &kind in args.controller.kinds() {
+            for &kind in &kinds {
                 let run = run::run_in(scenario, kind, rate, godot.as_mut())?;
                 let outcome = Outcome::new(scenario, run);
                 all_passed &= outcome.passed();
@@ -358,12 +408,17 @@ fn run_files(args: &RunArgs) -> Result<bool, String> {
                 } else {
                     println!("{}", report::table_row(&outcome));
                 }
+                outcomes.push(outcome);
             }
         }
     }
     if args.json {
         let text = serde_json::to_string_pretty(&json).map_err(|e| e.to_string())?;
         println!("{text}");
+    } else {
+        for summary in report::summaries(&outcomes) {
+            println!("{summary}");
+        }
     }
     Ok(all_passed)
 }

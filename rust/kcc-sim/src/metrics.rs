@@ -65,6 +65,9 @@ pub struct Metrics {
     pub max_penetration: f64,
     /// Highest the bottom of the shape went, m.
     pub highest: f64,
+    /// Largest change of the smoothed camera's height in one tick (the body's height plus the
+    /// camera's offset), m: how smooth the view is.
+    pub camera_max_change: f64,
     /// Motion queries per tick, when the controller counts them.
     pub queries_per_tick: Option<Spread>,
     /// Round trips to the engine per tick (Godot world only).
@@ -156,7 +159,12 @@ pub fn measure(scenario: &Scenario, run: &Run) -> Metrics {
     let mut speeds = Vec::new();
     let mut ratios = Vec::new();
     let mut max_step = 0.0f64;
+    let mut camera = f64::from(run.start.y);
+    let mut camera_max_change = 0.0f64;
     for tick in ticks {
+        let view = f64::from(tick.position.y + tick.camera_offset);
+        camera_max_change = camera_max_change.max((view - camera).abs());
+        camera = view;
         let moved = tick.position - before;
         before = tick.position;
         max_step = max_step.max(f64::from(moved.y.abs()));
@@ -202,6 +210,7 @@ pub fn measure(scenario: &Scenario, run: &Run) -> Metrics {
             .iter()
             .map(|t| f64::from(t.position.y))
             .fold(f64::from(run.start.y), f64::max),
+        camera_max_change,
         queries_per_tick: queries.and_then(Spread::of),
         round_trips_per_tick: round_trips.and_then(Spread::of),
         godot_state: GodotState::of(run),

@@ -80,6 +80,7 @@ impl Outcome {
             "grounded_ratio": m.grounded_ratio,
             "horizontal_speed": spread(m.horizontal_speed),
             "speed_ratio": spread(m.speed_ratio),
+            "camera_max_change": m.camera_max_change,
             "steps_up": m.steps_up,
             "steps_down": m.steps_down,
             "max_step_per_tick": m.max_step_per_tick,
@@ -154,5 +155,71 @@ pub fn table_row(outcome: &Outcome) -> String {
         queries,
         m.ns_per_tick_median as f64 / 1000.0,
         failed.join("; ")
+    )
+}
+
+/// One line per controller and world in `outcomes`, in order of appearance: runs passed,
+/// motion queries a tick (mean over every tick, and the most in one), and over the runs of
+/// stairs scenarios (names with `stairs`) the horizontal speed ratio and the largest change of
+/// the smoothed camera's height in one tick (m).
+pub fn summaries(outcomes: &[Outcome]) -> Vec<String> {
+    let mut groups: Vec<(&str, &str)> = Vec::new();
+    for outcome in outcomes {
+        let key = (outcome.run.controller.name(), outcome.run.world.name());
+        if !groups.contains(&key) {
+            groups.push(key);
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(controller, world)| {
+            let runs: Vec<&Outcome> = outcomes
+                .iter()
+                .filter(|o| o.run.controller.name() == controller && o.run.world.name() == world)
+                .collect();
+            summary(controller, world, &runs)
+        })
+        .collect()
+}
+
+/// The summary line of `runs` of one controller in one world (see [`summaries`]).
+fn summary(controller: &str, world: &str, runs: &[&Outcome]) -> String {
+    let passed = runs.iter().filter(|o| o.passed()).count();
+    let ticks: usize = runs.iter().map(|o| o.metrics.ticks).sum();
+    let counted: Option<Vec<(f64, f64, usize)>> = runs
+        .iter()
+        .map(|o| {
+            o.metrics
+                .queries_per_tick
+                .map(|q| (q.mean, q.max, o.metrics.ticks))
+        })
+        .collect();
+    let queries = match counted {
+        Some(counted) if ticks > 0 => {
+            let total: f64 = counted.iter().map(|(mean, _, n)| mean * *n as f64).sum();
+            let most = counted.iter().map(|c| c.1).fold(0.0, f64::max);
+            format!("{:.2} a tick, at most {most}", total / ticks as f64)
+        }
+        _ => "not counted".to_string(),
+    };
+    let stairs: Vec<&&Outcome> = runs
+        .iter()
+        .filter(|o| o.run.scenario.contains("stairs"))
+        .collect();
+    let ratio = Spread::of(
+        stairs
+            .iter()
+            .filter_map(|o| o.metrics.speed_ratio)
+            .flat_map(|s| [s.min, s.max]),
+    )
+    .map_or("-".to_string(), |s| format!("{:.3} to {:.3}", s.min, s.max));
+    let camera = stairs
+        .iter()
+        .map(|o| o.metrics.camera_max_change)
+        .fold(0.0, f64::max);
+    format!(
+        "summary {controller} ({world} world): {passed} of {} runs passed; queries {queries}; \
+         on stairs: speed ratio {ratio}, largest camera move in a tick {camera:.3} m",
+        runs.len()
     )
 }

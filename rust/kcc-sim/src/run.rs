@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use glam::Vec3;
-use kcc::{Controller, KinematicBody, MotionTest, StepSmoother, TickInput};
+use kcc::{Controller, JumpState, KinematicBody, MotionTest, StepSmoother, TickInput};
 use kcc_parry::ParryBody;
 
 use crate::godot::{GodotMover, GodotWorld};
@@ -39,6 +39,9 @@ pub enum ControllerKind {
     Kcc,
     /// Rapier's `KinematicCharacterController` fed by our movement model.
     Rapier,
+    /// Jolt's `CharacterVirtual` fed by our movement model (cargo feature `jolt`).
+    #[cfg(feature = "jolt")]
+    Jolt,
 }
 
 impl ControllerKind {
@@ -47,8 +50,18 @@ impl ControllerKind {
         match self {
             Self::Kcc => "kcc",
             Self::Rapier => "rapier",
+            #[cfg(feature = "jolt")]
+            Self::Jolt => "jolt",
         }
     }
+
+    /// The other controllers ours is measured against, in this build: Rapier's, and Jolt's
+    /// when built with the feature `jolt`.
+    pub const PEERS: &[ControllerKind] = &[
+        Self::Rapier,
+        #[cfg(feature = "jolt")]
+        Self::Jolt,
+    ];
 }
 
 /// What one tick asks of a character.
@@ -191,6 +204,7 @@ pub struct GodotTick {
 pub struct Driver {
     controller: Controller,
     velocity: Vec3,
+    jumps: JumpState,
     stepped: Option<f32>,
 }
 
@@ -203,6 +217,7 @@ impl Driver {
         Self {
             controller,
             velocity: scenario.start.velocity,
+            jumps: JumpState::default(),
             stepped: None,
         }
     }
@@ -219,7 +234,7 @@ impl Driver {
             jump: command.jump,
             velocity: self.velocity,
         };
-        let report = self.controller.tick(body, &input, dt);
+        let report = self.controller.tick_with(body, &input, &mut self.jumps, dt);
         self.velocity = report.velocity;
         self.stepped = report.stepped;
         Moved {
@@ -335,6 +350,8 @@ pub fn mover(scenario: &Scenario, kind: ControllerKind) -> Box<dyn Mover> {
     match kind {
         ControllerKind::Kcc => Box::new(KccMover::new(scenario)),
         ControllerKind::Rapier => Box::new(RapierMover::new(scenario)),
+        #[cfg(feature = "jolt")]
+        ControllerKind::Jolt => Box::new(crate::jolt::JoltMover::new(scenario)),
     }
 }
 
@@ -419,15 +436,17 @@ impl Run {
     }
 }
 
-/// Runs `scenario` with controller `kind` at `rate` Hz in the parry world.
-pub fn run(scenario: &Scenario, kind: ControllerKind, rate: f64) -> Run {
+/// Runs `scenario` with controller `kind` at `rate` Hz: ours in the parry world, the peers
+/// (Rapier's, Jolt's) in their own. The error says why a peer could not run (Jolt refused a
+/// solid, say); the parry world always answers.
+pub fn run(scenario: &Scenario, kind: ControllerKind, rate: f64) -> Result<Run, String> {
     let mut mover = mover(scenario, kind);
-    // The parry world always answers.
-    record(scenario, kind, WorldKind::Parry, rate, mover.as_mut()).expect("the parry world answers")
+    record(scenario, kind, WorldKind::Parry, rate, mover.as_mut())
 }
 
 /// Runs `scenario` with controller `kind` at `rate` Hz: our controller in `godot` when given
-/// (Rapier's always in the parry world). The error says why the Godot world stopped.
+/// (the peers, Rapier's and Jolt's, always in their own worlds). The error says why the Godot
+/// world stopped, or why a peer could not run.
 pub fn run_in(
     scenario: &Scenario,
     kind: ControllerKind,
@@ -439,7 +458,7 @@ pub fn run_in(
             let mut mover = GodotMover::new(scenario, rate, world)?;
             record(scenario, kind, WorldKind::Godot, rate, &mut mover)
         }
-        _ => Ok(run(scenario, kind, rate)),
+        _ => run(scenario, kind, rate),
     }
 }
 

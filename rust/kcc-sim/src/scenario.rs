@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use glam::{Vec2, Vec3};
 use kcc::movement::INPUT_DEAD_ZONE;
-use kcc::{ConfigError, ControllerSettings};
+use kcc::{ConfigError, ControllerSettings, StepDetection};
 use kcc_parry::{BodySettings, CharacterShape, PlatformMotion, World};
 use serde::Deserialize;
 use thiserror::Error;
@@ -142,6 +142,8 @@ pub struct Expectations {
     pub end_near: Option<Near>,
     /// The bottom of the shape stays below this height, m.
     pub never_above: Option<f32>,
+    /// The bottom of the shape rises above this height at some tick, m.
+    pub rises_above: Option<f32>,
     /// At most this many ticks off the floor, counted after the first tick on it.
     pub max_airborne_ticks: Option<u32>,
     /// At least this share (0..1) of the ticks on the floor, counted from the first tick on it.
@@ -335,9 +337,13 @@ struct RawCharacter {
     min_step_forward: Option<f32>,
     step_forward_test: Option<f32>,
     sweep_iterations: Option<u32>,
+    step_detection: Option<StepDetectionKey>,
     gravity: Option<f32>,
     terminal_speed: Option<f32>,
     jump_velocity: Option<f32>,
+    coyote_time: Option<f32>,
+    jump_buffer_time: Option<f32>,
+    jump_release_cut: Option<f32>,
     safe_margin: Option<f32>,
     floor_max_angle_deg: Option<f32>,
     max_slides: Option<u32>,
@@ -348,6 +354,23 @@ struct RawCharacter {
     floor_constant_speed: Option<bool>,
     slide_on_ceiling: Option<bool>,
     camera_decay: Option<f32>,
+}
+
+/// `step_detection` as the file spells it.
+#[derive(Debug, Clone, Copy, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum StepDetectionKey {
+    Contacts,
+    Probe,
+}
+
+impl From<StepDetectionKey> for StepDetection {
+    fn from(key: StepDetectionKey) -> Self {
+        match key {
+            StepDetectionKey::Contacts => Self::Contacts,
+            StepDetectionKey::Probe => Self::Probe,
+        }
+    }
 }
 
 #[derive(Deserialize)]
@@ -743,10 +766,18 @@ fn character(raw: &RawCharacter) -> Result<Character, (String, String)> {
     set(&mut stairs.min_step_forward, raw.min_step_forward);
     set(&mut stairs.step_forward_test, raw.step_forward_test);
     set(&mut stairs.sweep_iterations, raw.sweep_iterations);
+    set(
+        &mut stairs.step_detection,
+        raw.step_detection.map(StepDetection::from),
+    );
     let gravity = &mut controller.gravity;
     set(&mut gravity.gravity, raw.gravity);
     set(&mut gravity.terminal_speed, raw.terminal_speed);
     set(&mut gravity.jump_velocity, raw.jump_velocity);
+    let jump = &mut controller.jump;
+    set(&mut jump.coyote_time, raw.coyote_time);
+    set(&mut jump.buffer_time, raw.jump_buffer_time);
+    set(&mut jump.release_cut, raw.jump_release_cut);
 
     let mut body = BodySettings {
         shape,
@@ -801,7 +832,9 @@ fn character_key(error: &ConfigError) -> String {
         | ConfigError::NonPositiveSpeed { setting, .. }
         | ConfigError::NonPositiveTime { setting, .. }
         | ConfigError::NegativeLength { setting, .. }
+        | ConfigError::NegativeTime { setting, .. }
         | ConfigError::ShapeSize { setting, .. } => *setting,
+        ConfigError::ReleaseCut { .. } => "jump.release_cut",
         ConfigError::NegativeStepHeight { .. } => "max_step_height",
         ConfigError::NoSweepIterations => "sweep_iterations",
         ConfigError::NegativeGravity { .. } => "gravity",
@@ -822,6 +855,7 @@ fn character_key(error: &ConfigError) -> String {
     match name {
         "floor_max_angle" | "wall_min_slide_angle" => format!("{name}_deg"),
         _ if setting.starts_with("movement.air.") => format!("air_{name}"),
+        "buffer_time" | "release_cut" if setting.starts_with("jump.") => format!("jump_{name}"),
         _ => name.into(),
     }
 }

@@ -9,8 +9,9 @@ use glam::Vec3;
 use crate::body::KinematicBody;
 use crate::error::ConfigError;
 use crate::floor::{along_floor, horizontal, unit_up, vertical};
+use crate::jump::JumpState;
 use crate::movement::{horizontal_velocity, vertical_speed};
-use crate::settings::ControllerSettings;
+use crate::settings::{ControllerSettings, StepDetection};
 use crate::stairs::{Ahead, LEVEL_COSINE, STEP_DOWN_TOLERANCE, step_down, step_up};
 
 /// Longest simulated time of one sub-step, s. A longer delta is split.
@@ -164,10 +165,28 @@ impl Controller {
     /// input; a non-finite velocity becomes zero; a zero, negative or non-finite `dt`, or a
     /// non-finite body position, moves nothing; a `dt` above [`MAX_DELTA`] is clamped to it; a
     /// `dt` above [`MAX_SUBSTEP`] is split into equal sub-steps.
+    ///
+    /// Without a [`JumpState`] carried between ticks, a jump starts on every tick the button is
+    /// held on the floor; [`tick_with`](Self::tick_with) adds coyote time, the jump buffer and a
+    /// jump height that follows how long the button is held.
     pub fn tick<B: KinematicBody + ?Sized>(
         &self,
         body: &mut B,
         input: &TickInput,
+        dt: f32,
+    ) -> TickReport {
+        self.tick_with(body, input, &mut JumpState::default(), dt)
+    }
+
+    /// [`tick`](Self::tick) with the jump's memory `jumps` carried from tick to tick (start
+    /// with `JumpState::default()`): a jump starts on a press of the button, on the floor or
+    /// within `coyote_time` of walking off it; a press in the air jumps on landing within
+    /// `buffer_time`; releasing the button while rising cuts the jump (see [`crate::jump`]).
+    pub fn tick_with<B: KinematicBody + ?Sized>(
+        &self,
+        body: &mut B,
+        input: &TickInput,
+        jumps: &mut JumpState,
         dt: f32,
     ) -> TickReport {
         let mut sanitized = Sanitized::default();
@@ -178,7 +197,7 @@ impl Controller {
             Vec3::ZERO
         };
         self.run(body, input.velocity, dt, sanitized, |body, velocity, dt| {
-            self.substep(body, wish, input.jump, velocity, dt)
+            self.substep(body, wish, input.jump, jumps, velocity, dt)
         })
     }
 
@@ -259,6 +278,7 @@ impl Controller {
         body: &mut B,
         wish: Vec3,
         jump: bool,
+        jumps: &mut JumpState,
         velocity: Vec3,
         dt: f32,
     ) -> TickReport {
@@ -278,14 +298,12 @@ impl Controller {
             // Last tick's slide left the velocity along the wall.
             run = along_wall(run, before, before, target);
         }
-        let (rise, jumped) = vertical_speed(
-            vertical(velocity, up),
-            jump,
-            on_floor,
-            &self.settings.gravity,
-            dt,
-        );
+        let starts = jumps.start(jump, on_floor, dt, &self.settings.jump);
+        let (rise, jumped) =
+            vertical_speed(vertical(velocity, up), starts, &self.settings.gravity, dt);
+        let rise = jumps.cut(rise, &self.settings.jump);
         let mut report = self.move_once(body, run + up * rise, dt, stand);
+        jumps.end(report.on_floor, dt);
         if body.is_on_wall() {
             let slid = horizontal(report.velocity, up);
             report.velocity += along_wall(slid, slid, before, target) - slid;
@@ -420,7 +438,9 @@ impl Controller {
     }
 
     /// The slide of `step` (see [`Move`]), and, when a grounded slide met a wall, the climb onto
-    /// the step there.
+    /// the step there. With [`StepDetection::Probe`], a grounded move first probes its motion
+    /// for a step and climbs one it finds without the slide; when it finds none, the move goes
+    /// on as with [`StepDetection::Contacts`] (a slide bent onto a step still climbs it).
     ///
     /// Following the slope can run the body into a wall that the walk itself does not reach (the
     /// arc of an edge being rolled over rises fastest): the move is then made again as Godot's
@@ -439,6 +459,16 @@ impl Controller {
             level,
         } = step;
         let up = up_of(body);
+        if grounded && self.settings.stairs.step_detection == StepDetection::Probe {
+            // The probe first: a step found is climbed before the engine's slide touches it.
+            if let Climb::Lifted(lift) = self.climb(body, start, (run + up * slope) * dt, level) {
+                return Slid {
+                    velocity: run,
+                    slope,
+                    lift: Some(lift),
+                };
+            }
+        }
         let before = body.floor_normal();
         let mut velocity = body.move_and_slide(run + up * (push + slope), dt);
         if follow && body.is_on_floor() && !body.is_on_wall() {

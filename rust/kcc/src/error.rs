@@ -64,6 +64,20 @@ pub enum ConfigError {
         /// The rejected value, m/s.
         value: f32,
     },
+    /// A grace time (coyote time, jump buffer) is negative.
+    #[error("{setting} must be 0 s or more, got {value}")]
+    NegativeTime {
+        /// Path of the setting.
+        setting: &'static str,
+        /// The rejected value, s.
+        value: f32,
+    },
+    /// The share of upward speed kept when jump is released early is not between 0 and 1.
+    #[error("jump.release_cut must be between 0 and 1, got {value}")]
+    ReleaseCut {
+        /// The rejected value (a share of the upward speed).
+        value: f32,
+    },
     /// The floor max angle is not strictly between 0 and 90 degrees.
     #[error("floor_max_angle must be between 0 and 90 degrees (exclusive), got {degrees} degrees")]
     FloorMaxAngle {

@@ -8,7 +8,8 @@
 //! 1. Horizontal velocity from the wish direction by the normalized ADSR curves
 //!    ([`movement`]): attack `v = 1 - (1 - t)^2`, release `v = (1 - t)^2`, `t` found from the
 //!    current speed, so no state is kept and the tick rate does not matter.
-//! 2. Vertical speed: gravity down to the terminal speed, or a jump from the floor.
+//! 2. Vertical speed: gravity down to the terminal speed, or a jump from the floor (with coyote
+//!    time, a jump buffer and a variable height when the caller keeps a [`JumpState`]).
 //! 3. Step up ([`stairs::step_up`]): sweeps up, forward and down find the top of a step.
 //! 4. Move: a horizontal pass, then a vertical pass, on the floor; one pass in the air.
 //! 5. Step down ([`stairs::step_down`]): follow stairs and slopes down instead of flying off.
@@ -70,6 +71,7 @@ pub mod controller;
 pub mod curve;
 pub mod error;
 pub mod floor;
+pub mod jump;
 pub mod movement;
 pub mod settings;
 pub mod smoothing;
@@ -79,7 +81,9 @@ pub mod sweep;
 pub use body::{Contact, KinematicBody, MotionTest};
 pub use controller::{Controller, Sanitized, TickInput, TickReport};
 pub use error::ConfigError;
+pub use jump::JumpState;
 pub use settings::{
-    ControllerSettings, GravitySettings, MovementSettings, SpeedCurve, StairSettings,
+    ControllerSettings, GravitySettings, JumpSettings, MovementSettings, SpeedCurve, StairSettings,
+    StepDetection,
 };
 pub use smoothing::{StepSmoother, exp_decay};

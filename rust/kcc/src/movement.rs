@@ -60,16 +60,11 @@ fn release_vector(v: Vec3, max_speed: f32, release_step: f32) -> Vec3 {
 
 /// New vertical speed (m/s, positive up) after `dt` (s), and whether a jump started.
 ///
-/// A jump starts when `jump` is held while `on_floor` and the jump velocity is above zero; it
-/// replaces the vertical speed. Otherwise gravity pulls, down to the terminal speed.
-pub fn vertical_speed(
-    speed: f32,
-    jump: bool,
-    on_floor: bool,
-    settings: &GravitySettings,
-    dt: f32,
-) -> (f32, bool) {
-    if jump && on_floor && settings.jump_velocity > 0.0 {
+/// A jump starts when `jump` says one may start now (a press on the floor, or within the grace
+/// times of [`crate::jump`]) and the jump velocity is above zero; it replaces the vertical
+/// speed. Otherwise gravity pulls, down to the terminal speed.
+pub fn vertical_speed(speed: f32, jump: bool, settings: &GravitySettings, dt: f32) -> (f32, bool) {
+    if jump && settings.jump_velocity > 0.0 {
         return (settings.jump_velocity, true);
     }
     let falling = speed - settings.gravity * dt;
@@ -200,14 +195,13 @@ mod tests {
             terminal_speed: 20.0,
             jump_velocity: 5.0,
         };
-        assert_eq!(vertical_speed(0.0, true, true, &settings, 0.1), (5.0, true));
-        assert_eq!(
-            vertical_speed(0.0, true, false, &settings, 0.1),
-            (-1.0, false)
-        );
-        assert_eq!(
-            vertical_speed(-19.5, false, false, &settings, 0.1),
-            (-20.0, false)
-        );
+        assert_eq!(vertical_speed(0.0, true, &settings, 0.1), (5.0, true));
+        assert_eq!(vertical_speed(0.0, false, &settings, 0.1), (-1.0, false));
+        assert_eq!(vertical_speed(-19.5, false, &settings, 0.1), (-20.0, false));
+        let grounded = GravitySettings {
+            jump_velocity: 0.0,
+            ..settings
+        };
+        assert_eq!(vertical_speed(0.0, true, &grounded, 0.1), (-1.0, false));
     }
 }

@@ -53,6 +53,31 @@ fn first(problems: Vec<ConfigError>) -> Result<(), ConfigError> {
     problems.into_iter().next().map_or(Ok(()), Err)
 }
 
+/// `validate` and `sanitized` for settings structs with a `repair(&mut self, problems)`, the
+/// one rule set both use.
+macro_rules! checked_by_repair {
+    ($($settings:ty),+) => {$(
+        impl $settings {
+            /// Checks every value; the first bad one is returned.
+            pub fn validate(&self) -> Result<(), ConfigError> {
+                first(self.sanitized().1)
+            }
+
+            /// These settings with every bad value repaired, and what was wrong.
+            pub fn sanitized(&self) -> (Self, Vec<ConfigError>) {
+                repaired(self, Self::repair)
+            }
+        }
+    )+};
+}
+
+checked_by_repair!(
+    MovementSettings,
+    StairSettings,
+    GravitySettings,
+    JumpSettings
+);
+
 /// One normalized ADSR speed curve: how fast the character reaches its top speed and stops.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct SpeedCurve {
@@ -140,16 +165,6 @@ impl Default for MovementSettings {
 }
 
 impl MovementSettings {
-    /// Checks every value; the first bad one is returned.
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        first(self.sanitized().1)
-    }
-
-    /// These settings with every bad value repaired, and what was wrong.
-    pub fn sanitized(&self) -> (Self, Vec<ConfigError>) {
-        repaired(self, Self::repair)
-    }
-
     fn repair(&mut self, problems: &mut Vec<ConfigError>) {
         let defaults = Self::default();
         let ground = Names {
@@ -165,6 +180,20 @@ impl MovementSettings {
         self.ground.repair(ground, &defaults.ground, problems);
         self.air.repair(air, &defaults.air, problems);
     }
+}
+
+/// How a grounded move finds a step in its way.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StepDetection {
+    /// From the move's own contacts (the rigidbody article's technique): the engine's slide
+    /// goes first, and only a slide that met a wall runs the stair sweeps. Flat ground costs
+    /// the slide alone.
+    #[default]
+    Contacts,
+    /// By a probe along the tick's motion before every grounded move (the classic sweep-based
+    /// technique): one more query a tick on flat ground, and a step found before the engine's
+    /// slide touches it.
+    Probe,
 }
 
 /// Stair stepping up and down.
@@ -187,6 +216,8 @@ pub struct StairSettings {
     pub step_forward_test: f32,
     /// Slide iterations of the up and forward sweeps (along ceilings and walls), count.
     pub sweep_iterations: u32,
+    /// How a step in the way is found: from the move's contacts, or by a probe every tick.
+    pub step_detection: StepDetection,
 }
 
 impl Default for StairSettings {
@@ -199,21 +230,12 @@ impl Default for StairSettings {
             min_step_forward: 0.02,
             step_forward_test: 0.15,
             sweep_iterations: 3,
+            step_detection: StepDetection::Contacts,
         }
     }
 }
 
 impl StairSettings {
-    /// Checks every value; the first bad one is returned.
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        first(self.sanitized().1)
-    }
-
-    /// These settings with every bad value repaired, and what was wrong.
-    pub fn sanitized(&self) -> (Self, Vec<ConfigError>) {
-        repaired(self, Self::repair)
-    }
-
     fn repair(&mut self, problems: &mut Vec<ConfigError>) {
         let defaults = Self::default();
         let not_negative = |v: f32| v >= 0.0;
@@ -275,16 +297,6 @@ impl Default for GravitySettings {
 }
 
 impl GravitySettings {
-    /// Checks every value; the first bad one is returned.
-    pub fn validate(&self) -> Result<(), ConfigError> {
-        first(self.sanitized().1)
-    }
-
-    /// These settings with every bad value repaired, and what was wrong.
-    pub fn sanitized(&self) -> (Self, Vec<ConfigError>) {
-        repaired(self, Self::repair)
-    }
-
     fn repair(&mut self, problems: &mut Vec<ConfigError>) {
         let defaults = Self::default();
         let not_negative = |v: f32| v >= 0.0;
@@ -318,6 +330,67 @@ impl GravitySettings {
     }
 }
 
+/// Jump feel: the grace times players expect and a jump whose height follows how long the
+/// button is held. They take effect when the caller carries a [`crate::JumpState`] from tick to
+/// tick ([`crate::Controller::tick_with`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct JumpSettings {
+    /// How long after walking off a ledge a jump press still jumps, s (0: only on the floor).
+    pub coyote_time: f32,
+    /// How long before landing a jump press is remembered and jumps on landing, s (0: only a
+    /// press on the floor jumps).
+    pub buffer_time: f32,
+    /// Share of its upward speed a rising jump keeps when the button is released, 0..1: a tap
+    /// jumps lower than a hold (1: every jump is as high).
+    pub release_cut: f32,
+}
+
+impl Default for JumpSettings {
+    fn default() -> Self {
+        Self {
+            coyote_time: 0.1,
+            buffer_time: 0.1,
+            release_cut: 0.5,
+        }
+    }
+}
+
+impl JumpSettings {
+    fn repair(&mut self, problems: &mut Vec<ConfigError>) {
+        let defaults = Self::default();
+        let grace = |setting| move |value| ConfigError::NegativeTime { setting, value };
+        let not_negative = |v: f32| v >= 0.0;
+        check(
+            problems,
+            "jump.coyote_time",
+            &mut self.coyote_time,
+            defaults.coyote_time,
+            not_negative,
+            grace("jump.coyote_time"),
+            0.0,
+        );
+        check(
+            problems,
+            "jump.buffer_time",
+            &mut self.buffer_time,
+            defaults.buffer_time,
+            not_negative,
+            grace("jump.buffer_time"),
+            0.0,
+        );
+        let cut = self.release_cut;
+        check(
+            problems,
+            "jump.release_cut",
+            &mut self.release_cut,
+            defaults.release_cut,
+            |v| (0.0..=1.0).contains(&v),
+            |value| ConfigError::ReleaseCut { value },
+            cut.clamp(0.0, 1.0),
+        );
+    }
+}
+
 /// Everything the controller is tuned with.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct ControllerSettings {
@@ -327,6 +400,8 @@ pub struct ControllerSettings {
     pub stairs: StairSettings,
     /// Falling and jumping.
     pub gravity: GravitySettings,
+    /// Jump feel: coyote time, jump buffer, variable jump height.
+    pub jump: JumpSettings,
 }
 
 impl ControllerSettings {
@@ -344,6 +419,7 @@ impl ControllerSettings {
         fixed.movement.repair(&mut problems);
         fixed.stairs.repair(&mut problems);
         fixed.gravity.repair(&mut problems);
+        fixed.jump.repair(&mut problems);
         (fixed, problems)
     }
 }
@@ -364,8 +440,11 @@ mod tests {
         bad.gravity.gravity = -9.8;
         bad.gravity.terminal_speed = 0.0;
         bad.gravity.jump_velocity = -1.0;
+        bad.jump.coyote_time = -0.1;
+        bad.jump.buffer_time = f32::NAN;
+        bad.jump.release_cut = 1.5;
         let (fixed, problems) = bad.sanitized();
-        assert_eq!(problems.len(), 9, "{problems:?}");
+        assert_eq!(problems.len(), 12, "{problems:?}");
         assert_eq!(fixed.validate(), Ok(()));
         assert_eq!(bad.validate(), Err(problems[0].clone()));
         let defaults = ControllerSettings::default();
@@ -381,6 +460,9 @@ mod tests {
         assert_eq!(fixed.gravity.gravity, 0.0);
         assert_eq!(fixed.gravity.terminal_speed, MIN_SPEED);
         assert_eq!(fixed.gravity.jump_velocity, 0.0);
+        assert_eq!(fixed.jump.coyote_time, 0.0);
+        assert_eq!(fixed.jump.buffer_time, defaults.jump.buffer_time);
+        assert_eq!(fixed.jump.release_cut, 1.0);
     }
 
     #[test]

@@ -224,19 +224,21 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     }
     // The riser is measured between the surfaces, not the body's positions: a rounded bottom
     // resting on an edge sits lower than the tread and must not sneak up a higher step.
-    // On level floor, the body's origin (its feet) is on the floor.
+    // The body's origin is its feet, so whatever it stands on lies no lower than the origin
+    // less the safe margin: a landing whose contact is within the max step height of the feet
+    // is a low enough riser whatever the floor under the body, and needs no probe of it. On
+    // level floor the origin is on the floor, and a level landing is as high as the body rises.
+    let contact_height = vertical(landing.contact.point - start, up);
     let riser = if level && landing.contact.normal.dot(up) >= LEVEL_COSINE {
         height
+    } else if level || contact_height <= settings.max_step_height {
+        contact_height
     } else {
-        let floor_height = if level {
-            vertical(start, up)
-        } else {
-            let support = body.test_move(start, -up * settings.max_step_height);
-            support
-                .contact
-                .map_or(vertical(start, up), |c| vertical(c.point, up))
-        };
-        vertical(landing.contact.point, up) - floor_height
+        let support = body.test_move(start, -up * settings.max_step_height);
+        let floor = support
+            .contact
+            .map_or(vertical(start, up), |c| vertical(c.point, up));
+        vertical(landing.contact.point, up) - floor
     };
     if riser > settings.max_step_height + body.safe_margin() {
         return Ahead::Blocked;

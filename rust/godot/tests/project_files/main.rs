@@ -532,7 +532,7 @@ fn inspector_defaults() -> Vec<(String, String)> {
 fn inspector_defaults_are_the_cores_and_read_like_godots() {
     use rust_character_body::settings::Properties;
     let core = Properties::default();
-    let expected: [(&str, f64); 17] = [
+    let expected: [(&str, f64); 20] = [
         ("max_step_height", f64::from(core.max_step_height)),
         ("min_step_depth", f64::from(core.min_step_depth)),
         ("min_step_forward", f64::from(core.min_step_forward)),
@@ -556,6 +556,9 @@ fn inspector_defaults_are_the_cores_and_read_like_godots() {
         ("custom_gravity", f64::from(core.custom_gravity)),
         ("terminal_speed", f64::from(core.terminal_speed)),
         ("jump_velocity", f64::from(core.jump_velocity)),
+        ("coyote_time", f64::from(core.coyote_time)),
+        ("jump_buffer_time", f64::from(core.jump_buffer_time)),
+        ("jump_release_cut", f64::from(core.jump_release_cut)),
     ];
     let defaults = inspector_defaults();
     for (field, value) in expected {

@@ -3,6 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use kcc_sim::run::ControllerKind;
+
 /// A fresh folder for one test's files.
 fn folder(test: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("kcc-sim-cli-{}-{test}", std::process::id()));
@@ -82,7 +84,7 @@ fn exit_code_is_2_on_invalid_input_with_file_table_and_key() {
     for args in [
         vec!["run", good.to_str().unwrap(), "--tick-rate", "0"],
         vec!["run", good.to_str().unwrap(), "--tick-rate", "sixty"],
-        vec!["run", good.to_str().unwrap(), "--controller", "jolt"],
+        vec!["run", good.to_str().unwrap(), "--controller", "havok"],
         vec!["run", "--no-such-flag", good.to_str().unwrap()],
         vec!["run"],
         vec!["run", dir.join("missing.toml").to_str().unwrap()],
@@ -231,7 +233,7 @@ fn trace_and_plot_are_written() {
 }
 
 #[test]
-fn demo_runs_a_course_with_both_controllers_and_writes_plots() {
+fn demo_runs_a_course_with_every_controller_and_writes_plots() {
     let dir = folder("demo");
     let course = dir.join("course");
     std::fs::create_dir_all(&course).unwrap();
@@ -251,12 +253,16 @@ fn demo_runs_a_course_with_both_controllers_and_writes_plots() {
         "{stdout}"
     );
     assert!(stdout.contains("walk_60hz_kcc.svg"), "{stdout}");
+    let controllers: Vec<&str> = std::iter::once("kcc")
+        .chain(ControllerKind::PEERS.iter().map(|k| k.name()))
+        .collect();
+    let runs = 4 * controllers.len();
     assert!(
-        text(&result.stderr).contains("[  8/8]"),
+        text(&result.stderr).contains(&format!("[{runs:>3}/{runs}]")),
         "{}",
         text(&result.stderr)
     );
-    for controller in ["kcc", "rapier"] {
+    for controller in controllers {
         assert!(
             out.join(format!("plots/walk_60hz_{controller}.svg"))
                 .is_file()

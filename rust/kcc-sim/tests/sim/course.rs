@@ -8,7 +8,8 @@ use kcc_sim::report::Outcome;
 use kcc_sim::run::{self, ControllerKind};
 use kcc_sim::scenario::Scenario;
 
-fn public_course() -> Vec<Scenario> {
+/// Every scenario of the public course, loaded.
+pub fn public_course() -> Vec<Scenario> {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
     let files = course::files(&dir).unwrap();
     assert!(files.len() >= 14, "{} scenarios", files.len());
@@ -19,7 +20,10 @@ fn public_course() -> Vec<Scenario> {
 fn the_public_course_passes_for_kcc_at_60_hz() {
     let mut failures = Vec::new();
     for scenario in public_course() {
-        let outcome = Outcome::new(&scenario, run::run(&scenario, ControllerKind::Kcc, 60.0));
+        let outcome = Outcome::new(
+            &scenario,
+            run::run(&scenario, ControllerKind::Kcc, 60.0).expect("the parry world answers"),
+        );
         for check in outcome.checks.iter().filter(|c| !c.passed) {
             failures.push(format!(
                 "{}: {} = {:?}, limit {}",
@@ -38,7 +42,7 @@ fn the_public_course_passes_for_kcc_at_60_hz() {
 /// Largest number of motion queries of one tick of `name` at `rate` Hz.
 fn max_queries(course: &[Scenario], name: &str, rate: f64) -> u64 {
     let scenario = course.iter().find(|s| s.name == name).unwrap();
-    let run = run::run(scenario, ControllerKind::Kcc, rate);
+    let run = run::run(scenario, ControllerKind::Kcc, rate).expect("the parry world answers");
     run.ticks.iter().filter_map(|t| t.queries).max().unwrap()
 }
 
@@ -61,4 +65,77 @@ fn no_tick_of_the_course_costs_more_than_20_queries() {
             assert!(most <= 20, "{} at {rate} Hz: {most} queries", scenario.name);
         }
     }
+}
+
+/// The highest point of the bottom of the shape on the public scenario `name` at `rate` Hz, m,
+/// and when it was reached, s.
+fn apex(course: &[Scenario], name: &str, rate: f64) -> (f32, f64) {
+    let scenario = course.iter().find(|s| s.name == name).unwrap();
+    let run = run::run(scenario, ControllerKind::Kcc, rate).expect("the parry world answers");
+    run.ticks
+        .iter()
+        .map(|t| (t.position.y, t.time))
+        .reduce(|a, b| if b.0 > a.0 { b } else { a })
+        .unwrap()
+}
+
+#[test]
+fn jumps_are_as_high_and_as_timed_at_every_rate_within_one_tick() {
+    // Held, tapped, within coyote time, from the buffer: the apex at 30, 60 and 144 Hz is within
+    // one 30 Hz tick (in time, and in height at the jump speed) of the apex at 240 Hz.
+    let course = public_course();
+    let coarse = 1.0 / 30.0;
+    for name in ["jump_hold", "jump_tap", "coyote_jump", "jump_buffer"] {
+        let (height, time) = apex(&course, name, 240.0);
+        for rate in [30.0, 60.0, 144.0] {
+            let (h, t) = apex(&course, name, rate);
+            assert!(
+                (t - time).abs() <= coarse + 1.0 / rate,
+                "{name} at {rate} Hz: apex at {t} s, {time} s at 240 Hz"
+            );
+            assert!(
+                (h - height).abs() <= 4.5 * coarse as f32,
+                "{name} at {rate} Hz: apex {h} m, {height} m at 240 Hz"
+            );
+        }
+    }
+    // A tap jumps lower than a hold at every rate.
+    for rate in [30.0, 60.0, 144.0, 240.0] {
+        let hold = apex(&course, "jump_hold", rate).0;
+        let tap = apex(&course, "jump_tap", rate).0;
+        assert!(tap < 0.6 * hold, "{rate} Hz: tap {tap} m, hold {hold} m");
+    }
+}
+
+#[test]
+fn a_probe_every_tick_climbs_the_same_stairs_and_costs_a_query_more_on_flat_ground() {
+    use kcc::StepDetection;
+    let with = |name: &str, detection: StepDetection| {
+        let mut scenario = public_course()
+            .into_iter()
+            .find(|s| s.name == name)
+            .unwrap();
+        scenario.character.controller.stairs.step_detection = detection;
+        let run = run::run(&scenario, ControllerKind::Kcc, 60.0).expect("the parry world answers");
+        Outcome::new(&scenario, run)
+    };
+    for name in ["stairs_030", "jolt_stairs_cylinder"] {
+        let probe = with(name, StepDetection::Probe);
+        let contacts = with(name, StepDetection::Contacts);
+        assert!(probe.passed(), "{name} with a probe");
+        assert_eq!(probe.metrics.steps_up, contacts.metrics.steps_up, "{name}");
+    }
+    assert!(with("slow_walk_stairs", StepDetection::Probe).passed());
+    let probe = with("flat_ground", StepDetection::Probe).metrics;
+    let contacts = with("flat_ground", StepDetection::Contacts).metrics;
+    let (probe, contacts) = (
+        probe.queries_per_tick.unwrap(),
+        contacts.queries_per_tick.unwrap(),
+    );
+    // A probe on every tick that walks (standing still needs none).
+    assert!(
+        probe.mean >= contacts.mean + 0.5,
+        "{probe:?} vs {contacts:?}"
+    );
+    assert!(probe.max <= 4.0, "{probe:?}");
 }

@@ -1,7 +1,9 @@
 //! `kcc-sim`'s tests, in one test binary (one link instead of one per file): the binary's
-//! command line, the public course, the Godot world and scenario parsing.
+//! command line, the public course, the Godot world, Jolt's controller (with the feature `jolt`)
+//! and scenario parsing.
 
 mod cli;
 mod course;
 mod godot_world;
+mod jolt;
 mod parsing;

@@ -1,0 +1,199 @@
+//! Jolt's `CharacterVirtual` (its `ExtendedUpdate`: walk stairs and stick to floor) on the same
+//! course, fed the same velocities by our movement model (`kcc::movement`) as Rapier's, so that
+//! only the collision, stairs and slide handling differ. Built with the cargo feature `jolt`
+//! (the crate `oxijolt`, which builds Jolt 5.6 from source with CMake 3.20 or newer).
+//!
+//! How our settings map onto Jolt's:
+//! - the shape: the same capsule, cylinder or box, its bottom at the character's position
+//!   (`shape_offset` half its height up); a cylinder's or box's convex radius is the Godot
+//!   world's character margin ([`CHARACTER_SHAPE_MARGIN`]), a capsule has none;
+//! - `max_slope_angle` = the body's floor max angle;
+//! - `walk_stairs_step_up` = `max_step_height` up (zero, Jolt's "off", when step up is off);
+//! - `stick_to_floor_step_down` = `max_step_height` down (zero when step down is off);
+//! - `walk_stairs_min_step_forward` = `min_step_forward`; `walk_stairs_step_forward_test` =
+//!   `step_forward_test`; `walk_stairs_cos_angle_forward_contact` keeps Jolt's 75 degrees;
+//! - the supporting volume is Jolt's sample character's: contacts less than the shape's radius
+//!   above its bottom can support it;
+//! - gravity (pressing on what the character stands on) is our gravity setting;
+//! - everything else keeps Jolt's defaults, the 2 cm `character_padding` among them: the shape
+//!   floats that far above the floor, as Rapier's keeps its own offset.
+//!
+//! The static solids are Jolt static bodies: boxes and hulls with the convex radius the parry
+//! world gives them (the scenario's `shape_margin`, as Godot's Jolt does), meshes as triangle
+//! meshes. Moving platforms stand still where they start, as in Rapier's world. Each scenario
+//! gets a world of its own; [`JoltWorld`] lets many characters share one (they do not collide
+//! with each other).
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use glam::Vec3;
+use kcc_parry::{CharacterShape, Primitive, World};
+use oxijolt::{
+    BodySettings, CharacterId, CharacterSettings, ExtendedUpdateSettings, GroundState,
+    PhysicsWorld, QueryFilter, RVec3, Shape, WorldSettings,
+};
+
+use crate::godot::CHARACTER_SHAPE_MARGIN;
+use crate::peer::{Engine, EngineMove, PeerMover};
+use crate::scenario::Scenario;
+
+/// A Jolt world holding a scenario's solids as static bodies, shared by the characters in it.
+pub type JoltWorld = Rc<RefCell<PhysicsWorld>>;
+
+/// A Jolt world holding the solids of `world` as static bodies, its broad phase optimised for
+/// queries. The error names the solid Jolt refused.
+pub fn world(world: &World) -> Result<JoltWorld, String> {
+    // Characters query the world; nothing is stepped, so one worker thread is enough.
+    let mut physics = PhysicsWorld::new(WorldSettings::default().worker_threads(1))
+        .map_err(|e| format!("Jolt world: {e}"))?;
+    for (index, solid) in world.solids().iter().enumerate() {
+        let radius = solid.convex_radius();
+        let refused = |e: &dyn std::fmt::Display| format!("Jolt refused solid {index}: {e}");
+        let (shape, settings) = match solid.primitive() {
+            Primitive::Cuboid {
+                center,
+                size,
+                rotation,
+            } => {
+                let shape = Shape::new_box_with_convex_radius((*size * 0.5).into(), radius)
+                    .map_err(|e| refused(&e))?;
+                let settings = BodySettings::new_static()
+                    .position(RVec3::from(*center))
+                    .rotation((*rotation).into());
+                (shape, settings)
+            }
+            Primitive::Hull { points } => {
+                let points: Vec<_> = points.iter().map(|p| (*p).into()).collect();
+                let shape = Shape::new_convex_hull_with_convex_radius(&points, radius)
+                    .map_err(|e| refused(&e))?;
+                (shape, BodySettings::new_static())
+            }
+            Primitive::Mesh { vertices, indices } => {
+                let vertices: Vec<_> = vertices.iter().map(|v| (*v).into()).collect();
+                let (shape, _dropped) =
+                    Shape::new_mesh(&vertices, indices).map_err(|e| refused(&e))?;
+                (shape, BodySettings::new_static())
+            }
+        };
+        physics
+            .create_body(&shape, &settings)
+            .map_err(|e| refused(&e))?;
+    }
+    physics.optimize_broad_phase();
+    Ok(Rc::new(RefCell::new(physics)))
+}
+
+/// Jolt's `CharacterVirtual` moving the scenario's character.
+pub type JoltMover = PeerMover<Jolt>;
+
+/// A `CharacterVirtual` in a Jolt world of the scenario's solids, and its update settings.
+pub struct Jolt {
+    physics: JoltWorld,
+    character: CharacterId,
+    update: ExtendedUpdateSettings,
+    gravity: Vec3,
+}
+
+impl JoltMover {
+    /// The scenario's character at its start, in a Jolt world of its own.
+    pub fn new(scenario: &Scenario) -> Self {
+        let engine = world(&scenario.world).and_then(|physics| Jolt::new(scenario, physics));
+        Self::with_engine(scenario, engine)
+    }
+
+    /// The scenario's character at its start, in `physics` (built from the scenario's solids
+    /// by [`world`]; several characters may share it).
+    pub fn in_world(scenario: &Scenario, physics: JoltWorld) -> Self {
+        Self::with_engine(scenario, Jolt::new(scenario, physics))
+    }
+}
+
+impl Jolt {
+    /// The scenario's character at its start in `physics`, with its contacts there read.
+    fn new(scenario: &Scenario, physics: JoltWorld) -> Result<Self, String> {
+        let character = create(scenario, &mut physics.borrow_mut())?;
+        let settings = scenario.character.controller;
+        let stairs = settings.stairs;
+        let up = Vec3::Y * stairs.max_step_height;
+        let step_up = if stairs.step_up_enabled {
+            up
+        } else {
+            Vec3::ZERO
+        };
+        let step_down = if stairs.step_down_enabled {
+            -up
+        } else {
+            Vec3::ZERO
+        };
+        let update = ExtendedUpdateSettings::default()
+            .walk_stairs_step_up(step_up.into())
+            .stick_to_floor_step_down(step_down.into())
+            .walk_stairs_min_step_forward(stairs.min_step_forward)
+            .walk_stairs_step_forward_test(stairs.step_forward_test);
+        Ok(Self {
+            physics,
+            character,
+            update,
+            gravity: Vec3::NEG_Y * settings.gravity.gravity,
+        })
+    }
+}
+
+/// Creates the scenario's character in `physics` at its start and reads its contacts there.
+fn create(scenario: &Scenario, physics: &mut PhysicsWorld) -> Result<CharacterId, String> {
+    let body = &scenario.character.body;
+    let half_height = body.shape.height() * 0.5;
+    let (shape, radius) = match body.shape {
+        CharacterShape::Capsule { radius, height } if height * 0.5 > radius => {
+            (Shape::new_capsule(height * 0.5 - radius, radius), radius)
+        }
+        CharacterShape::Capsule { radius, .. } => (Shape::new_sphere(radius), radius),
+        CharacterShape::Cylinder { radius, height } => (
+            Shape::new_cylinder_with_convex_radius(height * 0.5, radius, CHARACTER_SHAPE_MARGIN),
+            radius,
+        ),
+        CharacterShape::Box { size } => (
+            Shape::new_box_with_convex_radius((size * 0.5).into(), CHARACTER_SHAPE_MARGIN),
+            size.x.min(size.z) * 0.5,
+        ),
+    };
+    let shape = shape.map_err(|e| format!("Jolt refused the character's shape: {e}"))?;
+    let settings = CharacterSettings::new(&shape)
+        .shape_offset((Vec3::Y * half_height).into())
+        .max_slope_angle(body.floor_max_angle)
+        .supporting_volume(Vec3::Y.into(), -radius);
+    let start = RVec3::from(scenario.start.position);
+    let id = physics
+        .create_character(&settings, start, glam::Quat::IDENTITY.into())
+        .map_err(|e| format!("Jolt refused the character: {e}"))?;
+    physics
+        .refresh_character_contacts(id, &QueryFilter::new())
+        .map_err(|e| format!("Jolt: {e}"))?;
+    Ok(id)
+}
+
+impl Engine for Jolt {
+    fn move_body(&mut self, position: Vec3, velocity: Vec3, dt: f32) -> EngineMove {
+        let physics = &mut *self.physics.borrow_mut();
+        let jolt = |e: oxijolt::CharacterError| format!("Jolt: {e}");
+        physics
+            .character_mut(self.character)
+            .map_err(jolt)?
+            .set_linear_velocity(velocity.into())
+            .map_err(jolt)?;
+        physics
+            .update_character(
+                self.character,
+                dt,
+                self.gravity.into(),
+                &self.update,
+                &QueryFilter::new(),
+            )
+            .map_err(jolt)?;
+        let character = physics.character(self.character).map_err(jolt)?;
+        let grounded = character.ground_state() == GroundState::OnGround;
+        let now: Vec3 = character.position().into();
+        Ok((now - position, grounded))
+    }
+}

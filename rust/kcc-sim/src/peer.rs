@@ -1,0 +1,237 @@
+//! What the peer controllers (Rapier's, Jolt's) share ([`PeerMover`]): our movement model's
+//! velocity for the tick, the velocity carried to the next, and how their stair steps and
+//! overlaps are measured with our own geometry (they report neither), so their records compare
+//! with ours. Each peer is an [`Engine`] that moves the body for a tick.
+
+use glam::Vec3;
+use kcc::floor::{horizontal, slope_angle};
+use kcc::movement::{horizontal_velocity, vertical_speed};
+use kcc::{ControllerSettings, JumpState, KinematicBody};
+use kcc_parry::ParryBody;
+
+use crate::run::{Command, Moved, Mover};
+use crate::scenario::Scenario;
+
+/// A tick counts as a stair step for a peer (which reports none) when the body is on the floor
+/// before and after and its vertical move exceeds, by more than this (m), what the steeper of the
+/// floors under it before and after explains over the horizontal distance moved. Our
+/// controller's own rule for steps down uses the same 1 cm.
+pub const STEP_TOLERANCE: f32 = 0.01;
+
+/// The velocity our movement model asks of a peer for one tick, m/s.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Wish {
+    /// Horizontal velocity, m/s.
+    run: Vec3,
+    /// Vertical speed (gravity, a jump), m/s, positive up.
+    rise: f32,
+}
+
+/// Our movement model's velocity for a tick of `dt` s of `command`, from the `velocity` (m/s)
+/// carried from the last tick, on the floor or in the air (`grounded`), with the jump's memory
+/// `jumps` (coyote time, jump buffer, variable height, as our controller's).
+fn wish(
+    settings: &ControllerSettings,
+    command: &Command,
+    velocity: Vec3,
+    grounded: bool,
+    jumps: &mut JumpState,
+    dt: f32,
+) -> Wish {
+    let movement = &settings.movement;
+    let curve = if grounded {
+        &movement.ground
+    } else {
+        &movement.air
+    };
+    let wish = horizontal(command.wish, Vec3::Y).clamp_length_max(1.0);
+    let run = horizontal_velocity(horizontal(velocity, Vec3::Y), wish, curve, dt);
+    let starts = jumps.start(command.jump, grounded, dt, &settings.jump);
+    let (rise, _) = vertical_speed(velocity.y, starts, &settings.gravity, dt);
+    let rise = jumps.cut(rise, &settings.jump);
+    Wish { run, rise }
+}
+
+/// The velocity carried to the next tick after a peer moved the body by `translation` (m) in
+/// `dt` (s), ending on the floor or not (`grounded`): horizontally, the movement model's own
+/// (peers return a translation, not a slid velocity); vertically, zero on the floor, the rise
+/// made when a jump was cut short by a ceiling, and the asked-for speed otherwise.
+fn carried(wish: Wish, translation: Vec3, grounded: bool, dt: f32) -> Vec3 {
+    let made_rise = translation.y / dt;
+    let vertical = if wish.rise > 0.0 {
+        wish.rise.min(made_rise.max(0.0))
+    } else if grounded {
+        0.0
+    } else {
+        wish.rise
+    };
+    wish.run + Vec3::Y * vertical
+}
+
+/// What a peer engine's move of one tick made: the translation (m) and whether the body ends
+/// standing on walkable floor; or why the engine refused.
+pub type EngineMove = Result<(Vec3, bool), String>;
+
+/// A peer controller's own collision, stair and slide handling.
+pub trait Engine {
+    /// Moves the body, its bottom at `position` (m), with `velocity` (m/s) for `dt` (s): the
+    /// translation it made (m) and whether it ends standing on walkable floor. The error says
+    /// why the engine refused (the run ends with it).
+    fn move_body(&mut self, position: Vec3, velocity: Vec3, dt: f32) -> EngineMove;
+}
+
+/// A peer controller fed our movement model's velocities, measured with our geometry.
+pub struct PeerMover<E> {
+    /// The engine, or why it could not be made or stopped (the run then ends with it).
+    engine: Result<E, String>,
+    settings: ControllerSettings,
+    position: Vec3,
+    velocity: Vec3,
+    grounded: bool,
+    jumps: JumpState,
+    observer: Observer,
+}
+
+impl<E: Engine> PeerMover<E> {
+    /// The scenario's character at its start, moved by `engine` (or never moved, the run
+    /// ending with the error).
+    pub fn with_engine(scenario: &Scenario, engine: Result<E, String>) -> Self {
+        Self {
+            engine,
+            settings: scenario.character.controller,
+            position: scenario.start.position,
+            velocity: scenario.start.velocity,
+            grounded: false,
+            jumps: JumpState::default(),
+            observer: Observer::new(scenario),
+        }
+    }
+}
+
+impl<E: Engine> Mover for PeerMover<E> {
+    fn position(&self) -> Vec3 {
+        self.position
+    }
+
+    fn tick(&mut self, command: &Command, dt: f32) -> Moved {
+        let wish = wish(
+            &self.settings,
+            command,
+            self.velocity,
+            self.grounded,
+            &mut self.jumps,
+            dt,
+        );
+        let velocity = wish.run + Vec3::Y * wish.rise;
+        let moved = match &mut self.engine {
+            Ok(engine) => engine.move_body(self.position, velocity, dt),
+            Err(error) => Err(error.clone()),
+        };
+        match moved {
+            Ok((translation, grounded)) => {
+                self.observer.moved(translation, self.grounded);
+                self.position += translation;
+                self.grounded = grounded;
+                self.jumps.end(grounded, dt);
+                self.velocity = carried(wish, translation, grounded, dt);
+                Moved {
+                    velocity: self.velocity,
+                    real_velocity: translation / dt,
+                    on_floor: grounded,
+                    stair_moved: false,
+                }
+            }
+            Err(error) => {
+                self.engine = Err(error);
+                Moved {
+                    velocity: self.velocity,
+                    real_velocity: Vec3::ZERO,
+                    on_floor: self.grounded,
+                    stair_moved: false,
+                }
+            }
+        }
+    }
+
+    fn stepped(&mut self) -> Option<f32> {
+        self.observer.stepped(self.position, self.grounded)
+    }
+
+    fn penetration(&mut self) -> f32 {
+        self.observer.penetration(self.position)
+    }
+
+    fn queries(&self) -> Option<u64> {
+        None
+    }
+
+    fn failure(&mut self) -> Option<String> {
+        self.engine.as_ref().err().cloned()
+    }
+}
+
+/// Measures a peer's body with our geometry: a body in the parry world follows it, so floor
+/// slopes and overlaps are read as our controller would see them.
+struct Observer {
+    probe: ParryBody,
+    reach: f32,
+    /// The last tick's move, m, and whether it began on the floor.
+    last_move: (Vec3, bool),
+    /// Slope of the floor under the body after the last tick, rad.
+    slope: f32,
+}
+
+impl Observer {
+    /// An observer of the scenario's character, at its start.
+    fn new(scenario: &Scenario) -> Self {
+        let character = &scenario.character;
+        let probe = ParryBody::new(
+            scenario.world.clone(),
+            character.body,
+            scenario.start.position,
+        )
+        .expect("validated body settings");
+        Self {
+            probe,
+            reach: character.controller.stairs.max_step_height.max(0.1),
+            last_move: (Vec3::ZERO, false),
+            slope: 0.0,
+        }
+    }
+
+    /// Records a tick's move: `translation` (m), begun on the floor or not (`was_grounded`).
+    fn moved(&mut self, translation: Vec3, was_grounded: bool) {
+        self.last_move = (translation, was_grounded);
+    }
+
+    /// Vertical travel of the last tick's stair step, m, for a body now at `position` (m) and on
+    /// the floor or not (`grounded`); see [`STEP_TOLERANCE`].
+    fn stepped(&mut self, position: Vec3, grounded: bool) -> Option<f32> {
+        let (translation, was_grounded) = self.last_move;
+        let slope_before = self.slope;
+        self.slope = self.floor_slope(position);
+        if !(was_grounded && grounded) {
+            return None;
+        }
+        let distance = horizontal(translation, Vec3::Y).length();
+        let explained = distance * slope_before.max(self.slope).tan();
+        (translation.y.abs() > explained + STEP_TOLERANCE).then_some(translation.y)
+    }
+
+    /// Deepest overlap of the body at `position` (m) with any solid, m.
+    fn penetration(&mut self, position: Vec3) -> f32 {
+        self.probe.set_position(position);
+        self.probe.penetration()
+    }
+
+    /// Slope of the floor under the body at `position` (m), rad (0 when there is none in
+    /// reach).
+    fn floor_slope(&mut self, position: Vec3) -> f32 {
+        self.probe.set_position(position);
+        self.probe
+            .test_move(position, Vec3::NEG_Y * self.reach)
+            .contact
+            .and_then(|c| slope_angle(c.normal, Vec3::Y))
+            .unwrap_or(0.0)
+    }
+}

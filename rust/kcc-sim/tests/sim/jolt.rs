@@ -1,0 +1,91 @@
+//! Jolt's `CharacterVirtual` as a peer: with the feature `jolt` it runs the whole public course
+//! at every rate, and its settings are mapped (it climbs stairs, stands on flat ground, stops
+//! at a riser too high for its step); without it, asking for it says so in one line.
+
+#[cfg(feature = "jolt")]
+mod with_jolt {
+    use kcc_sim::demo::DEMO_RATES;
+    use kcc_sim::report::Outcome;
+    use kcc_sim::run::{self, ControllerKind};
+
+    use crate::course::public_course;
+
+    #[test]
+    fn jolt_runs_the_whole_public_course_at_every_rate() {
+        let mut passed = 0;
+        let mut runs = 0;
+        for scenario in public_course() {
+            for rate in DEMO_RATES {
+                let run = run::run(&scenario, ControllerKind::Jolt, rate)
+                    .unwrap_or_else(|e| panic!("{}: {e}", scenario.name));
+                assert_eq!(run.ticks.len() as u64, scenario.ticks(rate));
+                assert!(
+                    run.ticks.iter().all(|t| t.position.is_finite()),
+                    "{} at {rate} Hz",
+                    scenario.name
+                );
+                passed += usize::from(Outcome::new(&scenario, run).passed());
+                runs += 1;
+            }
+        }
+        // Reported, not required: the course is tuned to our controller's speed bounds.
+        eprintln!("jolt passes {passed} of {runs} runs");
+    }
+
+    /// The outcome of Jolt's run of the public scenario `name` at `rate` Hz.
+    fn jolt(name: &str, rate: f64) -> Outcome {
+        let scenario = public_course()
+            .into_iter()
+            .find(|s| s.name == name)
+            .unwrap();
+        let run = run::run(&scenario, ControllerKind::Jolt, rate).unwrap();
+        Outcome::new(&scenario, run)
+    }
+
+    /// True when the check `name` of `outcome` passed.
+    fn passed(outcome: &Outcome, name: &str) -> bool {
+        let check = outcome.checks.iter().find(|c| c.name == name);
+        check.unwrap_or_else(|| panic!("no check {name}")).passed
+    }
+
+    #[test]
+    fn jolt_climbs_jolts_own_stairs_with_our_step_height() {
+        for rate in [30.0, 60.0] {
+            let outcome = jolt("jolt_stairs", rate);
+            // The top of 10 steps of 0.3 m, 2 cm under it for Jolt's padding.
+            assert!(
+                outcome.metrics.highest >= 2.98,
+                "{rate} Hz: {}",
+                outcome.metrics.highest
+            );
+            assert!(passed(&outcome, "reach"), "{rate} Hz");
+        }
+    }
+
+    #[test]
+    fn jolt_stands_on_flat_ground_and_slides_along_a_wall() {
+        for rate in DEMO_RATES {
+            assert!(
+                jolt("flat_ground", rate).passed(),
+                "flat_ground at {rate} Hz"
+            );
+            assert!(jolt("wall_slide", rate).passed(), "wall_slide at {rate} Hz");
+        }
+    }
+}
+
+#[cfg(not(feature = "jolt"))]
+#[test]
+fn asking_for_jolt_without_the_feature_says_so_in_one_line() {
+    let scenario =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/flat_ground.toml");
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_kcc-sim"))
+        .args(["run", scenario.to_str().unwrap(), "--controller", "jolt"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.contains("--features jolt"), "{stderr}");
+    assert!(out.stdout.is_empty());
+}
