@@ -69,9 +69,10 @@ check-godot:
 test-godot:
     scripts/godot/test-godot.sh
 
-# Property tests with many more cases than CI runs (random stairs, ramps, boxes, inputs, rates).
+# Property tests with many more cases than CI runs (random stairs, ramps, boxes, inputs, rates),
+# from a random seed (printed; `PROPTEST_RNG_SEED=N just soak` repeats a run).
 soak cases="2000":
-    PROPTEST_CASES={{cases}} cargo test --release -p kcc-parry --test course properties::
+    seed="${PROPTEST_RNG_SEED:-$(od -An -N8 -tu8 /dev/urandom | tr -d ' ')}"; echo "soak: PROPTEST_RNG_SEED=$seed"; PROPTEST_RNG_SEED="$seed" PROPTEST_CASES={{cases}} cargo test --release -p kcc-parry --test course properties::
 
 # Fuzz every target for `seconds` each (cargo-fuzz on the stable toolchain via RUSTC_BOOTSTRAP).
 fuzz seconds="60":

@@ -1,18 +1,32 @@
 # Sourced by the scripts in scripts/windows/: the cross toolchain for x86_64-pc-windows-gnu.
 #
 # The machine's Rust toolchain (rustup) has no Windows standard library and cannot fetch one
-# here, so these builds use Debian's rustc-web (a second rustc, 1.96) with its library sources
-# (rust-web-src) and build the standard library for Windows with `-Z build-std`
-# (RUSTC_BOOTSTRAP=1 lets a stable rustc take -Z flags), linking with mingw-w64's gcc. The
-# packages are installed when missing (apt-get, as root); otherwise one clear line says what
-# to install. Builds go to target/windows/, apart from the host's.
+# here, so these builds use Debian's rustc-web (a second rustc: 1.96 from bookworm-security, at
+# least the workspace's rust-version) with its library sources (rust-web-src) and build the
+# standard library for Windows with `-Z build-std` (RUSTC_BOOTSTRAP=1 lets a stable rustc take
+# -Z flags), linking with mingw-w64's gcc. The packages are installed when missing (apt-get, as
+# root); otherwise one clear line says what to install. Builds go to target/windows/, apart
+# from the host's.
 
 windows_target=x86_64-pc-windows-gnu
 windows_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 
+# True when Debian's /usr/bin/rustc is at least version $1 (major.minor).
+rustc_at_least() {
+  local have
+  have="$(/usr/bin/rustc --version | awk '{ print $2 }')"
+  [ "$(printf '%s\n%s\n' "$1" "$have" | sort -V | head -n1)" = "$1" ]
+}
+
 windows_need() {
   local missing=()
-  [ -x /usr/bin/rustc ] || missing+=(rustc-web)
+  # The workspace's rust-version: bookworm's own rustc-web (1.85) is too old, the one in
+  # bookworm-security is not (a stale package index offers the old one, hence the update).
+  local need
+  need="$(sed -n 's/^rust-version = "\(.*\)"/\1/p' "$windows_root/Cargo.toml")"
+  if ! [ -x /usr/bin/rustc ] || ! rustc_at_least "$need"; then
+    missing+=(rustc-web rust-web-src)
+  fi
   [ -d /usr/lib/rustlib/src/rust/library/std ] || missing+=(rust-web-src)
   command -v x86_64-w64-mingw32-gcc >/dev/null || missing+=(gcc-mingw-w64-x86-64)
   for tool in "$@"; do
@@ -23,8 +37,9 @@ windows_need() {
   [ "${#missing[@]}" -eq 0 ] && return 0
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
     echo "windows: installing ${missing[*]} (Debian packages)" >&2
-    if DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >&2 \
-      || { apt-get update -q >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >&2; }; then
+    if apt-get update -q >&2 \
+      && DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >&2 \
+      && rustc_at_least "$need"; then
       return 0
     fi
   fi
