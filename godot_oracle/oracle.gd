@@ -76,6 +76,9 @@ func _run(ops: Array) -> Dictionary:
 			"apply_floor_snap":
 				_port.apply_floor_snap()
 				results.append(null)
+			"set_shape_height":
+				_port.set_shape_height(op["height"])
+				results.append(null)
 			"overlap":
 				results.append(_overlap())
 			"advance":
@@ -165,6 +168,7 @@ func _state() -> Dictionary:
 		"up_direction": _array(_port.up_direction()),
 		"floor_max_angle": _port.floor_max_angle(),
 		"safe_margin": _port.safe_margin(),
+		"shape_height": _port.shape_height(),
 	}
 
 

@@ -88,6 +88,56 @@ func safe_margin() -> float:
 	return body.get_safe_margin()
 
 
+## Height of the body's collision shape along up, m (0 for a shape that cannot be resized).
+func shape_height() -> float:
+	var holder := _collision_shape()
+	if holder == null or holder.shape == null:
+		return 0.0
+	return height_of(holder.shape)
+
+
+## Makes the body's collision shape `height` tall (m), keeping its bottom where it is. The
+## shape is copied first: the resource may be shared with other bodies.
+func set_shape_height(height: float) -> void:
+	var holder := _collision_shape()
+	if holder == null or holder.shape == null:
+		return
+	var old := height_of(holder.shape)
+	if old <= 0.0:
+		return
+	var resized: Shape3D = holder.shape.duplicate()
+	var new := resize(resized, height)
+	if new <= 0.0:
+		new = old
+	holder.shape = resized
+	holder.position.y += (new - old) * 0.5
+
+
+## Height of a capsule, cylinder or box shape along Y, m; 0 for other shapes.
+static func height_of(shape: Shape3D) -> float:
+	if shape is CapsuleShape3D or shape is CylinderShape3D:
+		return shape.height
+	if shape is BoxShape3D:
+		return shape.size.y
+	return 0.0
+
+
+## Makes a capsule, cylinder or box shape `height` tall along Y (m), a capsule at least twice
+## its radius; the height it became, 0 for other shapes or an unusable height.
+static func resize(shape: Shape3D, height: float) -> float:
+	if is_nan(height) or is_inf(height) or height <= 0.0:
+		return 0.0
+	if shape is CapsuleShape3D:
+		shape.height = maxf(height, 2.0 * shape.radius)
+	elif shape is CylinderShape3D:
+		shape.height = height
+	elif shape is BoxShape3D:
+		shape.size.y = height
+	else:
+		return 0.0
+	return height_of(shape)
+
+
 ## `dt / engine_delta`, as body.rs's `slide_scale`: 0 when nothing should move (dt zero,
 ## negative or not finite), 1 when the engine's delta is unusable.
 static func slide_scale(dt: float, engine_delta: float) -> float:
@@ -99,6 +149,14 @@ static func slide_scale(dt: float, engine_delta: float) -> float:
 	if is_nan(scale) or is_inf(scale) or scale <= 0.0:
 		return 0.0
 	return scale
+
+
+## The body's first CollisionShape3D child: the shape crouching resizes.
+func _collision_shape() -> CollisionShape3D:
+	for child in body.get_children():
+		if child is CollisionShape3D:
+			return child
+	return null
 
 
 ## The delta Godot's move_and_slide will use: the physics delta inside a physics frame, the

@@ -1,6 +1,6 @@
 //! A controller tick fed arbitrary floats: any settings (jump feel included), start, velocity,
 //! wish direction and delta, including NaN, infinities and huge values, and any pattern of jump
-//! presses, over a course of a floor, stairs and boxes the input places. The controller must
+//! presses and crouches, over a course of a floor, stairs and boxes the input places. The controller must
 //! never panic, must accept its own repair of any settings, and must never move a body that
 //! started at a finite position to a non-finite one.
 
@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use arbitrary::Arbitrary;
 use glam::Vec3;
-use kcc::{Controller, ControllerSettings, JumpState, KinematicBody, TickInput};
+use kcc::{CharacterState, Controller, ControllerSettings, KinematicBody, TickInput};
 use kcc_parry::{BodySettings, CharacterShape, ParryBody, World, geometry};
 use libfuzzer_sys::fuzz_target;
 
@@ -27,6 +27,8 @@ struct Case {
     deltas: Vec<f32>,
     jump: u32,
     jump_feel: [f32; 3],
+    crouch: u32,
+    crouch_feel: [f32; 3],
     boxes: Vec<([f32; 3], [f32; 3])>,
 }
 
@@ -43,6 +45,8 @@ fn settings(case: &Case) -> ControllerSettings {
         (case.gravity[0], case.gravity[1], case.gravity[2]);
     (s.jump.coyote_time, s.jump.buffer_time, s.jump.release_cut) =
         (case.jump_feel[0], case.jump_feel[1], case.jump_feel[2]);
+    (s.crouch.height, s.crouch.max_speed, s.crouch.max_step_height) =
+        (case.crouch_feel[0], case.crouch_feel[1], case.crouch_feel[2]);
     s
 }
 
@@ -71,12 +75,14 @@ fuzz_target!(|case: Case| {
     let body_settings = BodySettings { shape, ..BodySettings::default() };
     let mut body = ParryBody::new(Arc::new(world(&case)), body_settings, start).unwrap();
     let mut velocity = Vec3::from(case.velocity);
-    let mut jumps = JumpState::default();
+    let mut state = CharacterState::default();
     for (tick, &dt) in case.deltas.iter().take(32).enumerate() {
         // The jump button follows the bits of `jump`: presses, holds and releases.
         let jump = case.jump >> tick & 1 == 1;
-        let input = TickInput { wish_direction: Vec3::from(case.wish), jump, velocity };
-        let report = controller.tick_with(&mut body, &input, &mut jumps, dt);
+        let crouch = case.crouch >> tick & 1 == 1;
+        let input = TickInput { wish_direction: Vec3::from(case.wish), jump, velocity, crouch };
+        let report = controller.tick_with(&mut body, &input, &mut state, dt);
+        assert!(body.shape_height().is_finite() && body.shape_height() > 0.0);
         assert!(report.velocity.is_finite(), "velocity {:?}", report.velocity);
         if start.is_finite() {
             assert!(body.position().is_finite(), "position {:?}", body.position());

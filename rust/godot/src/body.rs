@@ -14,8 +14,11 @@
 //! what a call that may come back needs. The cost is one `Gd` clone per engine call, small next
 //! to a physics query. Guards never outlive the statement that takes them.
 
-use godot::classes::{CharacterBody3D, Engine, KinematicCollision3D};
-use godot::obj::{GodotClass, NewGd, Singleton, WithBaseField};
+use godot::classes::{
+    BoxShape3D, CapsuleShape3D, CharacterBody3D, CollisionShape3D, CylinderShape3D, Engine,
+    KinematicCollision3D, Shape3D,
+};
+use godot::obj::{Gd, GodotClass, NewGd, Singleton, WithBaseField};
 
 use kcc::{Contact, KinematicBody, MotionTest};
 
@@ -37,6 +40,14 @@ where
     /// from touching the object's fields in the middle of a tick.
     pub fn new(owner: &'a mut T) -> Self {
         Self { owner }
+    }
+
+    /// The body's first `CollisionShape3D` child: the shape crouching resizes.
+    fn collision_shape(&self) -> Option<Gd<CollisionShape3D>> {
+        let children = self.owner.base().get_children();
+        children
+            .iter_shared()
+            .find_map(|child| child.try_cast::<CollisionShape3D>().ok())
     }
 
     /// The delta Godot's `move_and_slide` will use for this call, s: the physics delta inside a
@@ -154,6 +165,71 @@ where
     fn safe_margin(&self) -> f32 {
         self.owner.base().get_safe_margin()
     }
+
+    fn shape_height(&self) -> f32 {
+        self.collision_shape()
+            .and_then(|holder| holder.get_shape())
+            .and_then(|shape| height_of(&shape))
+            .unwrap_or(0.0)
+    }
+
+    fn set_shape_height(&mut self, height: f32) {
+        let Some(mut holder) = self.collision_shape() else {
+            return;
+        };
+        let Some(shape) = holder.get_shape() else {
+            return;
+        };
+        let Some(old) = height_of(&shape) else {
+            return;
+        };
+        // A copy of its own: the resource may be shared with other bodies of the scene.
+        let resized = shape.duplicate_resource();
+        let new = resize(&resized, height).unwrap_or(old);
+        holder.set_shape(&resized);
+        // Keep the shape's bottom where it was.
+        let mut position = holder.get_position();
+        position.y += (new - old) * 0.5;
+        holder.set_position(position);
+    }
+}
+
+/// Height of a capsule, cylinder or box shape along its Y axis, m; `None` for other shapes
+/// (they cannot crouch).
+pub fn height_of(shape: &Gd<Shape3D>) -> Option<f32> {
+    if let Ok(capsule) = shape.clone().try_cast::<CapsuleShape3D>() {
+        return Some(capsule.get_height());
+    }
+    if let Ok(cylinder) = shape.clone().try_cast::<CylinderShape3D>() {
+        return Some(cylinder.get_height());
+    }
+    shape
+        .clone()
+        .try_cast::<BoxShape3D>()
+        .ok()
+        .map(|boxed| boxed.get_size().y)
+}
+
+/// Makes a capsule, cylinder or box shape `height` tall along Y (m); Godot keeps a capsule at
+/// least twice its radius tall. The height it became; `None` for other shapes or an unusable
+/// height.
+fn resize(shape: &Gd<Shape3D>, height: f32) -> Option<f32> {
+    if !(height.is_finite() && height > 0.0) {
+        return None;
+    }
+    if let Ok(mut capsule) = shape.clone().try_cast::<CapsuleShape3D>() {
+        let least = 2.0 * capsule.get_radius();
+        capsule.set_height(height.max(least));
+    } else if let Ok(mut cylinder) = shape.clone().try_cast::<CylinderShape3D>() {
+        cylinder.set_height(height);
+    } else if let Ok(mut boxed) = shape.clone().try_cast::<BoxShape3D>() {
+        let mut size = boxed.get_size();
+        size.y = height;
+        boxed.set_size(size);
+    } else {
+        return None;
+    }
+    height_of(shape)
 }
 
 #[cfg(test)]

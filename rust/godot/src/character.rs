@@ -14,7 +14,7 @@ use godot::classes::{
 };
 use godot::prelude::*;
 
-use kcc::{Controller, JumpState, TickInput, TickReport};
+use kcc::{CharacterState, Controller, TickInput, TickReport};
 
 use crate::body::GodotBody;
 // The class docs link to the camera the way Godot's help does (`[StepSmoothCamera3D]`).
@@ -186,6 +186,25 @@ pub struct RustCharacterBody3D {
     #[init(val = 0.5)]
     jump_release_cut: float,
 
+    /// Height of the body's collision shape while crouched, in m (a capsule stays at least as
+    /// tall as it is wide). The first [CollisionShape3D] child (a capsule, cylinder or box)
+    /// shrinks to it, keeping its bottom where it is, while the crouch input is held, and grows
+    /// back once it is released and the space above is free.
+    #[export_group(name = "Crouch")]
+    #[export(range = (0.1, 2.0, 0.01, or_greater, suffix = "m"))]
+    #[init(val = 1.0)]
+    crouch_height: float,
+
+    /// Top walking speed while crouched, in m/s.
+    #[export(range = (0.1, 10.0, 0.1, or_greater, suffix = "m/s"))]
+    #[init(val = 2.5)]
+    crouch_max_speed: float,
+
+    /// Highest ledge stepped onto, and deepest drop followed down, while crouched, in m.
+    #[export(range = (0.0, 1.0, 0.01, or_greater, suffix = "m"))]
+    #[init(val = 0.25)]
+    crouch_max_step_height: float,
+
     /// Read the input actions below and run the whole tick in the node's physics process. Turn
     /// off to drive the node from code ([method tick], [method move_and_step]).
     #[export_group(name = "Input")]
@@ -219,6 +238,12 @@ pub struct RustCharacterBody3D {
     #[init(val = StringName::from("jump"))]
     jump_action: StringName,
 
+    /// Input action that crouches while held (see [member crouch_height]). Optional: without it
+    /// in the project's input map the body never crouches from built-in input.
+    #[export]
+    #[init(val = StringName::from("crouch"))]
+    crouch_action: StringName,
+
     /// A [Node3D] whose heading orients the input, usually the pivot that turns the camera:
     /// its turn around the body's [member CharacterBody3D.up_direction]. Its pitch, roll and
     /// scale are ignored. Empty: the body's own rotation.
@@ -230,9 +255,11 @@ pub struct RustCharacterBody3D {
     wish_direction: Vector3,
     /// Jump button state set by code for [method tick].
     jump_pressed: bool,
-    /// What the jump remembers between ticks: the last button state, a buffered press, the
-    /// time since the floor, a jump that may still be cut.
-    jumps: JumpState,
+    /// Crouch button state set by code for [method tick].
+    crouch_pressed: bool,
+    /// What the character remembers between ticks: the jump's last button state, buffered
+    /// press, time since the floor and rising jump; the crouch's standing height.
+    state: CharacterState,
     /// Height of the last step, m, for [method get_last_step_height].
     last_step_height: f32,
     /// Warnings already printed, so that each is printed once.
@@ -247,8 +274,8 @@ impl ICharacterBody3D for RustCharacterBody3D {
         if !self.use_builtin_input || Engine::singleton().is_editor_hint() {
             return;
         }
-        let (wish, jump) = self.read_input();
-        self.run_tick(wish, jump, delta as f32);
+        let (wish, buttons) = self.read_input();
+        self.run_tick(wish, buttons, delta as f32);
     }
 
     fn get_configuration_warnings(&self) -> PackedStringArray {
@@ -322,6 +349,26 @@ impl RustCharacterBody3D {
         self.jump_pressed
     }
 
+    /// Sets whether the crouch button is held for [method tick] (see [member crouch_height]);
+    /// it stays held until set to false.
+    #[func]
+    fn set_crouch_pressed(&mut self, pressed: bool) {
+        self.crouch_pressed = pressed;
+    }
+
+    /// Whether [method tick] sees the crouch button held.
+    #[func]
+    fn is_crouch_pressed(&self) -> bool {
+        self.crouch_pressed
+    }
+
+    /// True while the body is crouched: its shape is shrunk to [member crouch_height]. It stays
+    /// crouched after the button is released until there is room to stand.
+    #[func]
+    fn is_crouched(&self) -> bool {
+        self.state.crouch.crouched()
+    }
+
     /// Height change of the last stair step, in m (positive up, negative down; 0 before any).
     #[func]
     fn get_last_step_height(&self) -> f32 {
@@ -335,8 +382,11 @@ impl RustCharacterBody3D {
     /// moves nothing; one above 0.25 s is clamped.
     #[func]
     fn tick(&mut self, delta: f64) {
-        let (wish, jump) = (self.wish_direction, self.jump_pressed);
-        self.run_tick(wish, jump, delta as f32);
+        let buttons = Buttons {
+            jump: self.jump_pressed,
+            crouch: self.crouch_pressed,
+        };
+        self.run_tick(self.wish_direction, buttons, delta as f32);
     }
 
     /// A drop-in for `move_and_slide()` that also walks stairs: moves by
@@ -431,6 +481,15 @@ impl RustCharacterBody3D {
     }
 }
 
+/// The buttons a tick sees held.
+#[derive(Debug, Clone, Copy, Default)]
+struct Buttons {
+    /// Jump (see [`kcc::TickInput::jump`]).
+    jump: bool,
+    /// Crouch (see [`kcc::TickInput::crouch`]).
+    crouch: bool,
+}
+
 impl RustCharacterBody3D {
     /// The inspector's tuning properties.
     fn properties(&self) -> Properties {
@@ -457,6 +516,9 @@ impl RustCharacterBody3D {
             coyote_time: self.coyote_time,
             jump_buffer_time: self.jump_buffer_time,
             jump_release_cut: self.jump_release_cut,
+            crouch_height: self.crouch_height,
+            crouch_max_speed: self.crouch_max_speed,
+            crouch_max_step_height: self.crouch_max_step_height,
         }
     }
 
@@ -507,8 +569,8 @@ impl RustCharacterBody3D {
         Some((controller, velocity))
     }
 
-    /// One whole tick of `delta` s toward `wish` (world space) with the jump button `jump`.
-    fn run_tick(&mut self, wish: Vector3, jump: bool, delta: f32) {
+    /// One whole tick of `delta` s toward `wish` (world space) with the `buttons` held.
+    fn run_tick(&mut self, wish: Vector3, buttons: Buttons, delta: f32) {
         if !self.base().is_inside_tree() {
             self.warn_once("tick() needs the body inside the scene tree".to_string());
             return;
@@ -518,12 +580,13 @@ impl RustCharacterBody3D {
         };
         let input = TickInput {
             wish_direction: to_glam(wish),
-            jump,
+            jump: buttons.jump,
             velocity: to_glam(self.base().get_velocity()),
+            crouch: buttons.crouch,
         };
-        let mut jumps = self.jumps;
-        let report = controller.tick_with(&mut GodotBody::new(self), &input, &mut jumps, delta);
-        self.jumps = jumps;
+        let mut state = self.state;
+        let report = controller.tick_with(&mut GodotBody::new(self), &input, &mut state, delta);
+        self.state = state;
         let sanitized = report.sanitized;
         if sanitized.wish_direction || sanitized.velocity || sanitized.position {
             self.warn_once(format!(
@@ -557,9 +620,10 @@ impl RustCharacterBody3D {
         self.signals().stepped().emit(height);
     }
 
-    /// The stick and the jump button from the input actions, oriented by the yaw node. No
-    /// input while an action is missing from the project's input map (warned once).
-    fn read_input(&mut self) -> (Vector3, bool) {
+    /// The stick and the buttons from the input actions, oriented by the yaw node. No input
+    /// while a movement or jump action is missing from the project's input map (warned once);
+    /// the crouch action is optional.
+    fn read_input(&mut self) -> (Vector3, Buttons) {
         let actions = [
             self.move_left_action.clone(),
             self.move_right_action.clone(),
@@ -580,18 +644,23 @@ impl RustCharacterBody3D {
                 "input actions {missing:?} are not in the project's input map (Project \
                  Settings > Input Map); built-in input is ignored until they are"
             ));
-            return (Vector3::ZERO, false);
+            return (Vector3::ZERO, Buttons::default());
         }
         let [left, right, forward, back, jump] = actions;
         let input = Input::singleton();
         let stick = input.get_vector(&left, &right, &forward, &back);
-        let jump = input.is_action_pressed(&jump);
+        let crouch = InputMap::singleton().has_action(&self.crouch_action)
+            && input.is_action_pressed(&self.crouch_action);
+        let buttons = Buttons {
+            jump: input.is_action_pressed(&jump),
+            crouch,
+        };
         let yaw = match self.yaw_node_3d() {
             Some(node) => node.get_global_basis(),
             None => self.base().get_global_basis(),
         };
         let up = self.base().get_up_direction();
-        (wish_direction(stick, yaw, up), jump)
+        (wish_direction(stick, yaw, up), buttons)
     }
 
     /// Where the yaw node path leads, and the node when it is a `Node3D`.

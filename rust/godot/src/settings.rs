@@ -86,6 +86,12 @@ pub struct Properties {
     pub jump_buffer_time: f32,
     /// Share of the upward speed a rising jump keeps when the button is released (0..1).
     pub jump_release_cut: f32,
+    /// Height of the shape while crouched, m.
+    pub crouch_height: f32,
+    /// Top walking speed while crouched, m/s.
+    pub crouch_max_speed: f32,
+    /// Max step height while crouched, m.
+    pub crouch_max_step_height: f32,
 }
 
 impl Default for Properties {
@@ -126,6 +132,9 @@ impl Properties {
             coyote_time: settings.jump.coyote_time,
             jump_buffer_time: settings.jump.buffer_time,
             jump_release_cut: settings.jump.release_cut,
+            crouch_height: settings.crouch.height,
+            crouch_max_speed: settings.crouch.max_speed,
+            crouch_max_step_height: settings.crouch.max_step_height,
         }
     }
 
@@ -165,6 +174,10 @@ impl Properties {
         jump.coyote_time = self.coyote_time;
         jump.buffer_time = self.jump_buffer_time;
         jump.release_cut = self.jump_release_cut;
+        let crouch = &mut settings.crouch;
+        crouch.height = self.crouch_height;
+        crouch.max_speed = self.crouch_max_speed;
+        crouch.max_step_height = self.crouch_max_step_height;
         settings
     }
 }
@@ -221,6 +234,9 @@ mod tests {
             coyote_time: 0.15,
             jump_buffer_time: 0.2,
             jump_release_cut: 0.4,
+            crouch_height: 0.9,
+            crouch_max_speed: 2.0,
+            crouch_max_step_height: 0.2,
         };
         let s = p.to_settings(GODOT_GRAVITY);
         assert_eq!(s.stairs.max_step_height, 0.31);
@@ -243,6 +259,9 @@ mod tests {
         assert_eq!(s.jump.coyote_time, 0.15);
         assert_eq!(s.jump.buffer_time, 0.2);
         assert_eq!(s.jump.release_cut, 0.4);
+        assert_eq!(s.crouch.height, 0.9);
+        assert_eq!(s.crouch.max_speed, 2.0);
+        assert_eq!(s.crouch.max_step_height, 0.2);
         let back = Properties::from_settings(&s);
         assert_eq!(back.custom_gravity, 20.0);
         assert_eq!(
@@ -286,11 +305,17 @@ mod tests {
             coyote_time: -0.1,
             jump_buffer_time: -1.0,
             jump_release_cut: 2.0,
+            crouch_height: 0.0,
+            crouch_max_speed: -1.0,
+            crouch_max_step_height: -0.1,
             ..Properties::default()
         };
         let (s, problems) = sanitize(p.to_settings(GODOT_GRAVITY));
         assert_eq!(s.validate(), Ok(()));
-        assert_eq!(problems.len(), 17, "{problems:?}");
+        assert_eq!(problems.len(), 20, "{problems:?}");
+        assert_eq!(s.crouch.height, kcc::settings::MIN_CROUCH_HEIGHT);
+        assert_eq!(s.crouch.max_speed, MIN_SPEED);
+        assert_eq!(s.crouch.max_step_height, 0.0);
         assert_eq!(s.jump.coyote_time, 0.0);
         assert_eq!(s.jump.buffer_time, 0.0);
         assert_eq!(s.jump.release_cut, 1.0);

@@ -321,4 +321,16 @@ impl KinematicBody for GodotBody<'_> {
     fn safe_margin(&self) -> f32 {
         self.state.safe_margin
     }
+
+    fn shape_height(&self) -> f32 {
+        self.state.shape_height
+    }
+
+    fn set_shape_height(&mut self, height: f32) {
+        if !height.is_finite() {
+            return;
+        }
+        // Godot may keep the shape taller than asked: send now, so the state tells.
+        self.send(Op::SetShapeHeight { height });
+    }
 }

@@ -191,6 +191,11 @@ pub enum Op {
     },
     /// The port's `apply_floor_snap`. No result.
     ApplyFloorSnap,
+    /// The port's `set_shape_height`: resizes the body's shape (crouching). No result.
+    SetShapeHeight {
+        /// New height of the shape, m.
+        height: f32,
+    },
     /// How deep the body's shape overlaps the world where it stands, as Jolt measures it
     /// (`collide_shape` with margin 0), and the body's state then. Result: [`OverlapResult`].
     Overlap,
@@ -268,6 +273,8 @@ pub struct BodyState {
     pub floor_max_angle: f32,
     /// `get_safe_margin()`, m.
     pub safe_margin: f32,
+    /// Height of the body's collision shape (the port's `shape_height`), m.
+    pub shape_height: f32,
 }
 
 /// The oracle's answer to a command.
@@ -377,7 +384,7 @@ mod tests {
     #[test]
     fn replies_parse_with_full_precision_floats() {
         let text = r#"{"results":[null,{"hit":true,"travel":[0.65625,0.00087,0],"remainder":[0.84375,0,0],"normal":[-0.858897,0.512149,0],"point":[1.001129,0.196097,0],"depth":0.0011684380006}],
-            "state":{"position":[0.1,0.30000000000000004,0],"velocity":[0,0,0],"on_floor":true,"floor_normal":[0,1,0],"on_wall":false,"wall_normal":[0,0,0],"on_ceiling":false,"real_velocity":[0,0,0],"position_delta":[0,0,0],"slide_normals":[[0,1,0]],"up_direction":[0,1,0],"floor_max_angle":0.785398,"safe_margin":0.001}}"#;
+            "state":{"position":[0.1,0.30000000000000004,0],"velocity":[0,0,0],"on_floor":true,"floor_normal":[0,1,0],"on_wall":false,"wall_normal":[0,0,0],"on_ceiling":false,"real_velocity":[0,0,0],"position_delta":[0,0,0],"slide_normals":[[0,1,0]],"up_direction":[0,1,0],"floor_max_angle":0.785398,"safe_margin":0.001,"shape_height":1.8}}"#;
         let reply: Reply = serde_json::from_str(text).unwrap();
         let test: TestMoveResult = serde_json::from_value(reply.results[1].clone()).unwrap();
         assert!(test.hit);
@@ -385,5 +392,6 @@ mod tests {
         let state = reply.state.unwrap();
         assert_eq!(state.position[1], 0.3);
         assert_eq!(state.slide_normals, vec![[0.0, 1.0, 0.0]]);
+        assert_eq!(state.shape_height, 1.8);
     }
 }

@@ -286,6 +286,7 @@ fn describe(ops: &[Op]) -> String {
     let name = |op: &Op| match op {
         Op::Scene { .. } => "building a scene",
         Op::SetPosition { .. } => "set_position",
+        Op::SetShapeHeight { .. } => "set_shape_height",
         Op::TestMove { .. } => "test_move",
         Op::MoveAndSlide { .. } => "move_and_slide",
         Op::ApplyFloorSnap => "apply_floor_snap",

@@ -85,6 +85,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                         wish_direction: wish,
                         jump: false,
                         velocity,
+                        crouch: false,
                     };
                     velocity = controller.tick(&mut body, &input, 1.0 / RATE).velocity;
                     ticks += 1;

@@ -70,6 +70,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                     wish_direction: wish,
                     jump: false,
                     velocity,
+                    crouch: false,
                 },
                 1.0 / RATE,
             );

@@ -188,4 +188,16 @@ impl KinematicBody for ParryBody {
     fn safe_margin(&self) -> f32 {
         self.settings.safe_margin
     }
+
+    fn shape_height(&self) -> f32 {
+        self.settings.shape.height()
+    }
+
+    fn set_shape_height(&mut self, height: f32) {
+        let shape = self.settings.shape.with_height(height);
+        if shape != self.settings.shape {
+            self.settings.shape = shape;
+            self.shape = BodyShape::new(shape.to_parry(), shape.center_offset());
+        }
+    }
 }

@@ -38,6 +38,24 @@ impl CharacterShape {
         }
     }
 
+    /// This shape made `height` tall (m), as Godot resizes its shapes: a capsule stays at
+    /// least twice its radius tall. A height that is not finite and above zero changes nothing.
+    pub fn with_height(self, height: f32) -> Self {
+        if !(height.is_finite() && height > 0.0) {
+            return self;
+        }
+        match self {
+            Self::Capsule { radius, .. } => Self::Capsule {
+                radius,
+                height: height.max(2.0 * radius),
+            },
+            Self::Cylinder { radius, .. } => Self::Cylinder { radius, height },
+            Self::Box { size } => Self::Box {
+                size: Vec3::new(size.x, height, size.z),
+            },
+        }
+    }
+
     /// Checks every dimension.
     pub fn validate(&self) -> Result<(), ConfigError> {
         let positive = |setting: &'static str, value: f32| {

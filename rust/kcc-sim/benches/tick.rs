@@ -45,6 +45,7 @@ fn input() -> TickInput {
         wish_direction: Vec3::NEG_Z,
         jump: false,
         velocity: Vec3::NEG_Z * SPEED,
+        crouch: false,
     }
 }
 

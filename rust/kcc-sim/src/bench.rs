@@ -51,10 +51,12 @@ fn commands(scenario: &Scenario, rate: f64, ticks: u64) -> Vec<Command> {
                 Command {
                     wish: Vec3::ZERO,
                     jump: false,
+                    crouch: false,
                 },
                 |s| Command {
                     wish: s.wish,
                     jump: s.jump,
+                    crouch: s.crouch,
                 },
             )
         })

@@ -84,6 +84,15 @@ pub fn evaluate(scenario: &Scenario, run: &Run, metrics: &Metrics) -> Vec<Check>
             decimal(limit),
         ));
     }
+    if let Some(wanted) = expect.crouched_at_end {
+        let crouched = run.ticks.last().map(|t| f64::from(u8::from(t.crouched)));
+        checks.push(Check {
+            name: "crouched_at_end",
+            passed: crouched == Some(f64::from(u8::from(wanted))),
+            value: crouched,
+            limit: f64::from(u8::from(wanted)),
+        });
+    }
     if let Some(limit) = expect.max_airborne_ticks {
         checks.push(at_most(
             "max_airborne_ticks",

@@ -139,6 +139,7 @@ impl<E: Engine> Mover for PeerMover<E> {
                     real_velocity: translation / dt,
                     on_floor: grounded,
                     stair_moved: false,
+                    crouched: false,
                 }
             }
             Err(error) => {
@@ -148,6 +149,7 @@ impl<E: Engine> Mover for PeerMover<E> {
                     real_velocity: Vec3::ZERO,
                     on_floor: self.grounded,
                     stair_moved: false,
+                    crouched: false,
                 }
             }
         }

@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use glam::Vec3;
-use kcc::{Controller, JumpState, KinematicBody, MotionTest, StepSmoother, TickInput};
+use kcc::{CharacterState, Controller, KinematicBody, MotionTest, StepSmoother, TickInput};
 use kcc_parry::ParryBody;
 
 use crate::godot::{GodotMover, GodotWorld};
@@ -71,6 +71,8 @@ pub struct Command {
     pub wish: Vec3,
     /// Jump held.
     pub jump: bool,
+    /// Crouch held.
+    pub crouch: bool,
 }
 
 /// What a character reports after one tick.
@@ -85,6 +87,8 @@ pub struct Moved {
     /// The controller moved the body up or down a step, or down onto a slope, outside the
     /// engine's slide this tick: the engine's real velocity then describes only the slide.
     pub stair_moved: bool,
+    /// Crouched after the tick.
+    pub crouched: bool,
 }
 
 /// A character that a controller moves through a course one tick at a time. Only
@@ -182,6 +186,12 @@ impl KinematicBody for Recorder<'_> {
     fn safe_margin(&self) -> f32 {
         self.inner.safe_margin()
     }
+    fn shape_height(&self) -> f32 {
+        self.inner.shape_height()
+    }
+    fn set_shape_height(&mut self, height: f32) {
+        self.inner.set_shape_height(height);
+    }
 }
 
 /// What Godot's `CharacterBody3D` says of itself after a tick: the state a script using the
@@ -204,7 +214,7 @@ pub struct GodotTick {
 pub struct Driver {
     controller: Controller,
     velocity: Vec3,
-    jumps: JumpState,
+    state: CharacterState,
     stepped: Option<f32>,
 }
 
@@ -217,7 +227,7 @@ impl Driver {
         Self {
             controller,
             velocity: scenario.start.velocity,
-            jumps: JumpState::default(),
+            state: CharacterState::default(),
             stepped: None,
         }
     }
@@ -233,8 +243,9 @@ impl Driver {
             wish_direction: command.wish,
             jump: command.jump,
             velocity: self.velocity,
+            crouch: command.crouch,
         };
-        let report = self.controller.tick_with(body, &input, &mut self.jumps, dt);
+        let report = self.controller.tick_with(body, &input, &mut self.state, dt);
         self.velocity = report.velocity;
         self.stepped = report.stepped;
         Moved {
@@ -242,6 +253,7 @@ impl Driver {
             real_velocity: report.real_velocity,
             on_floor: report.on_floor,
             stair_moved: report.step_up > 0.0 || report.step_down != 0.0,
+            crouched: report.crouched,
         }
     }
 
@@ -373,6 +385,8 @@ pub struct TickRecord {
     /// The controller moved the body up or down a step, or onto a slope below, outside the
     /// engine's slide (see [`Moved::stair_moved`]).
     pub stair_moved: bool,
+    /// Crouched after the tick.
+    pub crouched: bool,
     /// Offset of the smoothed camera from its resting place after the tick, m.
     pub camera_offset: f32,
     /// How long the input had been held when the tick began, s (`None` with no input).
@@ -483,10 +497,12 @@ pub fn record(
             Command {
                 wish: Vec3::ZERO,
                 jump: false,
+                crouch: false,
             },
             |segment| Command {
                 wish: segment.wish,
                 jump: segment.jump,
+                crouch: segment.crouch,
             },
         );
         let strength = command.wish.length();
@@ -522,6 +538,7 @@ pub fn record(
             on_floor: moved.on_floor,
             stepped,
             stair_moved: moved.stair_moved,
+            crouched: moved.crouched,
             camera_offset,
             input_held: held_since.map(|since| time - since),
             input_strength: strength.min(1.0),

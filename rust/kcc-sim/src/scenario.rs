@@ -130,6 +130,8 @@ pub struct InputSegment {
     pub wish: Vec3,
     /// Jump held.
     pub jump: bool,
+    /// Crouch held.
+    pub crouch: bool,
 }
 
 /// The `[expect]` table: each present key is one named check.
@@ -164,6 +166,9 @@ pub struct Expectations {
     /// (`is_on_wall()`) with a wall among its slide collisions (our controller only: Godot's
     /// own state of the body, or the parry world's imitation of it).
     pub on_wall_from: Option<f64>,
+    /// The body is crouched (true) or standing (false) after the last tick (our controller
+    /// only: the peers do not crouch).
+    pub crouched_at_end: Option<bool>,
 }
 
 /// A place to reach at some tick.
@@ -344,6 +349,9 @@ struct RawCharacter {
     coyote_time: Option<f32>,
     jump_buffer_time: Option<f32>,
     jump_release_cut: Option<f32>,
+    crouch_height: Option<f32>,
+    crouch_max_speed: Option<f32>,
+    crouch_max_step_height: Option<f32>,
     safe_margin: Option<f32>,
     floor_max_angle_deg: Option<f32>,
     max_slides: Option<u32>,
@@ -411,6 +419,7 @@ struct RawInput {
     stick: Option<[f32; 2]>,
     yaw_deg: Option<f32>,
     jump: Option<bool>,
+    crouch: Option<bool>,
 }
 
 /// The kinds a `[[solid]]` table may hold, as the keys are spelled.
@@ -620,6 +629,7 @@ fn build(
             duration: segment.duration,
             wish,
             jump: segment.jump.unwrap_or(false),
+            crouch: segment.crouch.unwrap_or(false),
         });
     }
 
@@ -778,6 +788,10 @@ fn character(raw: &RawCharacter) -> Result<Character, (String, String)> {
     set(&mut jump.coyote_time, raw.coyote_time);
     set(&mut jump.buffer_time, raw.jump_buffer_time);
     set(&mut jump.release_cut, raw.jump_release_cut);
+    let crouch = &mut controller.crouch;
+    set(&mut crouch.height, raw.crouch_height);
+    set(&mut crouch.max_speed, raw.crouch_max_speed);
+    set(&mut crouch.max_step_height, raw.crouch_max_step_height);
 
     let mut body = BodySettings {
         shape,
@@ -856,6 +870,7 @@ fn character_key(error: &ConfigError) -> String {
         "floor_max_angle" | "wall_min_slide_angle" => format!("{name}_deg"),
         _ if setting.starts_with("movement.air.") => format!("air_{name}"),
         "buffer_time" | "release_cut" if setting.starts_with("jump.") => format!("jump_{name}"),
+        _ if setting.starts_with("crouch.") => format!("crouch_{name}"),
         _ => name.into(),
     }
 }

@@ -84,4 +84,12 @@ pub trait KinematicBody {
 
     /// Distance the body keeps from surfaces during motion tests, m (Godot's `safe_margin`).
     fn safe_margin(&self) -> f32;
+
+    /// Height of the body's collision shape along up, m.
+    fn shape_height(&self) -> f32;
+
+    /// Makes the body's collision shape `height` tall along up (m), keeping its bottom where it
+    /// is; for crouching. An engine may keep the shape taller than asked (a capsule is at least
+    /// as tall as it is wide): [`shape_height`](Self::shape_height) says what it became.
+    fn set_shape_height(&mut self, height: f32);
 }

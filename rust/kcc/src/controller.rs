@@ -7,6 +7,7 @@
 use glam::Vec3;
 
 use crate::body::KinematicBody;
+use crate::crouch::CrouchState;
 use crate::error::ConfigError;
 use crate::floor::{along_floor, horizontal, unit_up, vertical};
 use crate::jump::JumpState;
@@ -42,6 +43,20 @@ pub struct TickInput {
     pub jump: bool,
     /// The character's velocity before the tick, m/s (Godot's `velocity` property).
     pub velocity: Vec3,
+    /// Crouch while held; stand up once released and there is room (see [`crate::crouch`]).
+    /// Only [`Controller::tick_with`] crouches: it keeps the standing height.
+    pub crouch: bool,
+}
+
+/// What a character remembers between ticks besides its velocity: the jump's timers and its
+/// crouch. Start with `CharacterState::default()` and pass the same value to every tick
+/// ([`Controller::tick_with`]).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct CharacterState {
+    /// Coyote time, jump buffer and the rising jump (see [`crate::jump`]).
+    pub jump: JumpState,
+    /// Whether the body crouches, and its standing height (see [`crate::crouch`]).
+    pub crouch: CrouchState,
 }
 
 /// Which inputs of a tick were unusable and replaced (see [`Controller::tick`]).
@@ -93,6 +108,8 @@ pub struct TickReport {
     pub on_floor: bool,
     /// A jump started this tick.
     pub jumped: bool,
+    /// The body is crouched after the tick (its shape shrunk to the crouch height).
+    pub crouched: bool,
     /// Number of sub-steps the delta was split into.
     pub substeps: u32,
     /// Inputs that were unusable and replaced.
@@ -120,6 +137,7 @@ impl TickReport {
         };
         self.on_floor = part.on_floor;
         self.jumped |= part.jumped;
+        self.crouched = part.crouched;
         self.substeps += 1;
     }
 }
@@ -166,27 +184,34 @@ impl Controller {
     /// non-finite body position, moves nothing; a `dt` above [`MAX_DELTA`] is clamped to it; a
     /// `dt` above [`MAX_SUBSTEP`] is split into equal sub-steps.
     ///
-    /// Without a [`JumpState`] carried between ticks, a jump starts on every tick the button is
-    /// held on the floor; [`tick_with`](Self::tick_with) adds coyote time, the jump buffer and a
-    /// jump height that follows how long the button is held.
+    /// Without a [`CharacterState`] carried between ticks, a jump starts on every tick the
+    /// button is held on the floor and the crouch input is ignored; [`tick_with`](Self::tick_with)
+    /// adds coyote time, the jump buffer, a jump height that follows how long the button is held,
+    /// and crouching.
     pub fn tick<B: KinematicBody + ?Sized>(
         &self,
         body: &mut B,
         input: &TickInput,
         dt: f32,
     ) -> TickReport {
-        self.tick_with(body, input, &mut JumpState::default(), dt)
+        let input = TickInput {
+            crouch: false,
+            ..*input
+        };
+        self.tick_with(body, &input, &mut CharacterState::default(), dt)
     }
 
-    /// [`tick`](Self::tick) with the jump's memory `jumps` carried from tick to tick (start
-    /// with `JumpState::default()`): a jump starts on a press of the button, on the floor or
-    /// within `coyote_time` of walking off it; a press in the air jumps on landing within
-    /// `buffer_time`; releasing the button while rising cuts the jump (see [`crate::jump`]).
+    /// [`tick`](Self::tick) with the character's memory `state` carried from tick to tick
+    /// (start with `CharacterState::default()`): a jump starts on a press of the button, on the
+    /// floor or within `coyote_time` of walking off it; a press in the air jumps on landing
+    /// within `buffer_time`; releasing the button while rising cuts the jump (see
+    /// [`crate::jump`]). Holding crouch shrinks the shape and walks with the crouch's speed and
+    /// step height; releasing it stands up where there is room (see [`crate::crouch`]).
     pub fn tick_with<B: KinematicBody + ?Sized>(
         &self,
         body: &mut B,
         input: &TickInput,
-        jumps: &mut JumpState,
+        state: &mut CharacterState,
         dt: f32,
     ) -> TickReport {
         let mut sanitized = Sanitized::default();
@@ -196,9 +221,20 @@ impl Controller {
             sanitized.wish_direction = true;
             Vec3::ZERO
         };
-        self.run(body, input.velocity, dt, sanitized, |body, velocity, dt| {
-            self.substep(body, wish, input.jump, jumps, velocity, dt)
-        })
+        let crouching = Self {
+            settings: self.settings.while_crouched(),
+        };
+        let mut report = self.run(body, input.velocity, dt, sanitized, |body, velocity, dt| {
+            let crouched = state
+                .crouch
+                .update(body, input.crouch, &self.settings.crouch);
+            let active = if crouched { &crouching } else { self };
+            let mut report = active.substep(body, wish, input.jump, &mut state.jump, velocity, dt);
+            report.crouched = crouched;
+            report
+        });
+        report.crouched = state.crouch.crouched();
+        report
     }
 
     /// Moves the body with `velocity` (m/s) for `dt` (s) with stair stepping: a drop-in for

@@ -9,7 +9,8 @@
 //!    ([`movement`]): attack `v = 1 - (1 - t)^2`, release `v = (1 - t)^2`, `t` found from the
 //!    current speed, so no state is kept and the tick rate does not matter.
 //! 2. Vertical speed: gravity down to the terminal speed, or a jump from the floor (with coyote
-//!    time, a jump buffer and a variable height when the caller keeps a [`JumpState`]).
+//!    time, a jump buffer and a variable height when the caller keeps a [`CharacterState`]),
+//!    and crouching ([`crouch`]) when the caller keeps one.
 //! 3. Step up ([`stairs::step_up`]): sweeps up, forward and down find the top of a step.
 //! 4. Move: a horizontal pass, then a vertical pass, on the floor; one pass in the air.
 //! 5. Step down ([`stairs::step_down`]): follow stairs and slopes down instead of flying off.
@@ -50,13 +51,15 @@
 //!     fn up_direction(&self) -> Vec3 { Vec3::Y }
 //!     fn floor_max_angle(&self) -> f32 { 45f32.to_radians() }
 //!     fn safe_margin(&self) -> f32 { 0.001 }
+//!     fn shape_height(&self) -> f32 { 1.8 }
+//!     fn set_shape_height(&mut self, _height: f32) {}
 //! }
 //!
 //! let controller = Controller::new(ControllerSettings::default()).unwrap();
 //! let mut body = Flat { position: Vec3::ZERO, on_floor: true };
 //! let mut velocity = Vec3::ZERO;
 //! for _ in 0..60 {
-//!     let input = TickInput { wish_direction: Vec3::NEG_Z, jump: false, velocity };
+//!     let input = TickInput { wish_direction: Vec3::NEG_Z, velocity, ..TickInput::default() };
 //!     velocity = controller.tick(&mut body, &input, 1.0 / 60.0).velocity;
 //! }
 //! // After one second of holding forward the character runs at top speed.
@@ -68,6 +71,7 @@
 
 pub mod body;
 pub mod controller;
+pub mod crouch;
 pub mod curve;
 pub mod error;
 pub mod floor;
@@ -79,11 +83,12 @@ pub mod stairs;
 pub mod sweep;
 
 pub use body::{Contact, KinematicBody, MotionTest};
-pub use controller::{Controller, Sanitized, TickInput, TickReport};
+pub use controller::{CharacterState, Controller, Sanitized, TickInput, TickReport};
+pub use crouch::CrouchState;
 pub use error::ConfigError;
 pub use jump::JumpState;
 pub use settings::{
-    ControllerSettings, GravitySettings, JumpSettings, MovementSettings, SpeedCurve, StairSettings,
-    StepDetection,
+    ControllerSettings, CrouchSettings, GravitySettings, JumpSettings, MovementSettings,
+    SpeedCurve, StairSettings, StepDetection,
 };
 pub use smoothing::{StepSmoother, exp_decay};

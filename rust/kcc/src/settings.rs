@@ -75,7 +75,8 @@ checked_by_repair!(
     MovementSettings,
     StairSettings,
     GravitySettings,
-    JumpSettings
+    JumpSettings,
+    CrouchSettings
 );
 
 /// One normalized ADSR speed curve: how fast the character reaches its top speed and stops.
@@ -391,6 +392,74 @@ impl JumpSettings {
     }
 }
 
+/// Crouching (see [`crate::crouch`]): the shape's height, speed and step height while the crouch
+/// input is held.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CrouchSettings {
+    /// Height of the body's shape while crouched, m (a capsule stays at least as tall as it is
+    /// wide). No lower than the standing shape: crouching changes nothing.
+    pub height: f32,
+    /// Top walking speed while crouched, m/s (instead of the ground curve's).
+    pub max_speed: f32,
+    /// Highest ledge stepped onto, and deepest drop followed down, while crouched, m.
+    pub max_step_height: f32,
+}
+
+impl Default for CrouchSettings {
+    fn default() -> Self {
+        Self {
+            height: 1.0,
+            max_speed: 2.5,
+            max_step_height: 0.25,
+        }
+    }
+}
+
+impl CrouchSettings {
+    fn repair(&mut self, problems: &mut Vec<ConfigError>) {
+        let defaults = Self::default();
+        check(
+            problems,
+            "crouch.height",
+            &mut self.height,
+            defaults.height,
+            |v| v > 0.0,
+            |value| ConfigError::ShapeSize {
+                setting: "crouch.height",
+                value,
+            },
+            MIN_CROUCH_HEIGHT,
+        );
+        check(
+            problems,
+            "crouch.max_speed",
+            &mut self.max_speed,
+            defaults.max_speed,
+            |v| v > 0.0,
+            |value| ConfigError::NonPositiveSpeed {
+                setting: "crouch.max_speed",
+                value,
+            },
+            MIN_SPEED,
+        );
+        check(
+            problems,
+            "crouch.max_step_height",
+            &mut self.max_step_height,
+            defaults.max_step_height,
+            |v| v >= 0.0,
+            |value| ConfigError::NegativeLength {
+                setting: "crouch.max_step_height",
+                value,
+            },
+            0.0,
+        );
+    }
+}
+
+/// Smallest crouch height a repair gives, m.
+pub const MIN_CROUCH_HEIGHT: f32 = 0.05;
+
 /// Everything the controller is tuned with.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct ControllerSettings {
@@ -402,6 +471,8 @@ pub struct ControllerSettings {
     pub gravity: GravitySettings,
     /// Jump feel: coyote time, jump buffer, variable jump height.
     pub jump: JumpSettings,
+    /// Crouch height, speed and step height.
+    pub crouch: CrouchSettings,
 }
 
 impl ControllerSettings {
@@ -420,7 +491,17 @@ impl ControllerSettings {
         fixed.stairs.repair(&mut problems);
         fixed.gravity.repair(&mut problems);
         fixed.jump.repair(&mut problems);
+        fixed.crouch.repair(&mut problems);
         (fixed, problems)
+    }
+
+    /// These settings as they apply while crouched: the crouch's top speed on the ground and
+    /// its step height.
+    pub fn while_crouched(&self) -> Self {
+        let mut crouched = *self;
+        crouched.movement.ground.max_speed = self.crouch.max_speed;
+        crouched.stairs.max_step_height = self.crouch.max_step_height;
+        crouched
     }
 }
 
@@ -443,8 +524,11 @@ mod tests {
         bad.jump.coyote_time = -0.1;
         bad.jump.buffer_time = f32::NAN;
         bad.jump.release_cut = 1.5;
+        bad.crouch.height = 0.0;
+        bad.crouch.max_speed = -1.0;
+        bad.crouch.max_step_height = f32::NAN;
         let (fixed, problems) = bad.sanitized();
-        assert_eq!(problems.len(), 12, "{problems:?}");
+        assert_eq!(problems.len(), 15, "{problems:?}");
         assert_eq!(fixed.validate(), Ok(()));
         assert_eq!(bad.validate(), Err(problems[0].clone()));
         let defaults = ControllerSettings::default();
@@ -463,6 +547,12 @@ mod tests {
         assert_eq!(fixed.jump.coyote_time, 0.0);
         assert_eq!(fixed.jump.buffer_time, defaults.jump.buffer_time);
         assert_eq!(fixed.jump.release_cut, 1.0);
+        assert_eq!(fixed.crouch.height, MIN_CROUCH_HEIGHT);
+        assert_eq!(fixed.crouch.max_speed, MIN_SPEED);
+        assert_eq!(
+            fixed.crouch.max_step_height,
+            defaults.crouch.max_step_height
+        );
     }
 
     #[test]

@@ -11,7 +11,7 @@ use std::path::Path;
 use regex::Regex;
 
 /// Each port method and the engine calls it must make, in order.
-const TABLE: [(&str, &[&str]); 11] = [
+const TABLE: [(&str, &[&str]); 13] = [
     ("position", &["get_global_position"]),
     ("set_position", &["set_global_position"]),
     (
@@ -46,6 +46,8 @@ const TABLE: [(&str, &[&str]); 11] = [
     ("up_direction", &["get_up_direction"]),
     ("floor_max_angle", &["get_floor_max_angle"]),
     ("safe_margin", &["get_safe_margin"]),
+    ("shape_height", &["get_children"]),
+    ("set_shape_height", &["get_children"]),
 ];
 
 fn read(relative: &str) -> String {
@@ -123,11 +125,11 @@ fn the_oracle_and_the_addon_make_the_same_engine_calls() {
         .find("impl<T> KinematicBody for GodotBody")
         .expect("body.rs implements the port")..];
     let rust_pattern = Regex::new(
-        r"(?:base(?:_mut)?\(\)\s*\.\s*|\bcollision\.|Engine::singleton\(\)\.)(?P<call>\w+)\s*\(|(?P<new>KinematicCollision3D::new_gd)\(|self\.(?P<helper>engine_delta)\(\)",
+        r"(?:base(?:_mut)?\(\)\s*\.\s*|\bcollision\.|Engine::singleton\(\)\.)(?P<call>\w+)\s*\(|(?P<new>KinematicCollision3D::new_gd)\(|self\.(?P<helper>engine_delta|collision_shape)\(\)",
     )
     .unwrap();
     let gd_pattern = Regex::new(
-        r"(?:\bbody\.|\bcollision\.|\bEngine\.)(?P<call>\w+)\(|(?P<new>KinematicCollision3D\.new)\(|(?P<helper>_engine_delta)\(\)",
+        r"(?:\bbody\.|\bcollision\.|\bEngine\.)(?P<call>\w+)\(|(?P<new>KinematicCollision3D\.new)\(|(?P<helper>_engine_delta|_collision_shape)\(\)",
     )
     .unwrap();
     let rust_helper = |name: &str| Some(rust_fn(&rust, name).to_string());

@@ -25,6 +25,7 @@ fn non_finite_wish_direction_counts_as_no_input() {
             wish_direction: wish,
             jump: false,
             velocity: Vec3::ZERO,
+            crouch: false,
         };
         let report = controller.tick(&mut body, &input, 1.0 / 60.0);
         assert!(report.sanitized.wish_direction);
@@ -40,6 +41,7 @@ fn non_finite_velocity_is_reset() {
         wish_direction: Vec3::NEG_Z,
         jump: false,
         velocity: Vec3::new(f32::NAN, 0.0, 1.0),
+        crouch: false,
     };
     let report = controller.tick(&mut body, &input, 1.0 / 60.0);
     assert!(report.sanitized.velocity);
@@ -58,6 +60,7 @@ fn unusable_delta_moves_nothing() {
             wish_direction: Vec3::NEG_Z,
             jump: true,
             velocity: Vec3::new(0.0, 0.0, -4.0),
+            crouch: false,
         };
         let report = controller.tick(&mut body, &input, dt);
         assert!(report.sanitized.delta, "{dt}");
@@ -98,6 +101,7 @@ fn a_body_spawned_inside_geometry_is_pushed_out() {
                 wish_direction: Vec3::ZERO,
                 jump: false,
                 velocity,
+                crouch: false,
             };
             velocity = controller.tick(&mut body, &input, 1.0 / 60.0).velocity;
             assert!(body.position().is_finite() && velocity.is_finite());
@@ -127,6 +131,7 @@ fn a_world_with_no_floor_falls_at_terminal_speed() {
             wish_direction: Vec3::NEG_Z,
             jump: true,
             velocity,
+            crouch: false,
         };
         let report = controller.tick(&mut body, &input, 1.0 / 60.0);
         velocity = report.velocity;
@@ -149,6 +154,7 @@ fn huge_finite_values_never_overflow_the_position() {
         wish_direction: Vec3::NEG_Z,
         jump: false,
         velocity: Vec3::splat(3.0e38),
+        crouch: false,
     };
     let report = controller.tick(&mut near, &input, 0.25);
     assert!(report.sanitized.velocity);
@@ -162,6 +168,7 @@ fn huge_finite_values_never_overflow_the_position() {
         wish_direction: Vec3::NEG_Z,
         jump: false,
         velocity: Vec3::splat(1.0e4),
+        crouch: false,
     };
     let report = controller.tick(&mut distant, &input, 1.0 / 60.0);
     assert!(report.sanitized.position);

@@ -133,6 +133,7 @@ fn a_jump_is_not_snapped_back_and_lands_again() {
             wish_direction: Vec3::ZERO,
             jump: true,
             velocity,
+            crouch: false,
         },
         1.0 / 60.0,
     );
@@ -152,6 +153,7 @@ fn a_jump_is_not_snapped_back_and_lands_again() {
                 wish_direction: Vec3::ZERO,
                 jump: false,
                 velocity,
+                crouch: false,
             },
             1.0 / 60.0,
         );

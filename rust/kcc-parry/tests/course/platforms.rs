@@ -42,6 +42,7 @@ fn ride(
                 wish_direction: wish,
                 jump: false,
                 velocity,
+                crouch: false,
             };
             let report = controller.tick(body, &input, dt);
             velocity = report.velocity;

@@ -221,6 +221,7 @@ fn run(
                     wish_direction: wish,
                     jump,
                     velocity,
+                    crouch: false,
                 },
                 dt,
             );
@@ -296,11 +297,11 @@ proptest! {
         let mut velocity = Quat::from_rotation_y(yaw) * Vec3::NEG_Z * (speed * max_speed);
         let ticks = ((release + 1.0 / rate) * rate).ceil() as u32;
         for _ in 0..ticks {
-            velocity = controller.tick(&mut body, &TickInput { wish_direction: Vec3::ZERO, jump: false, velocity }, 1.0 / rate).velocity;
+            velocity = controller.tick(&mut body, &TickInput { wish_direction: Vec3::ZERO, jump: false, velocity, crouch: false }, 1.0 / rate).velocity;
         }
         prop_assert!(velocity.length() < 1e-4, "still moving at {} m/s", velocity.length());
         let rest = body.position();
-        controller.tick(&mut body, &TickInput { wish_direction: Vec3::ZERO, jump: false, velocity }, 1.0 / rate);
+        controller.tick(&mut body, &TickInput { wish_direction: Vec3::ZERO, jump: false, velocity, crouch: false }, 1.0 / rate);
         prop_assert!((body.position() - rest).length() < 1e-4);
     }
 }

@@ -506,6 +506,7 @@ fn rounded_spiral_staircase_is_climbed() {
             wish_direction: (tangent + pull).normalize(),
             jump: false,
             velocity,
+            crouch: false,
         };
         velocity = controller.tick(&mut body, &input, 1.0 / 60.0).velocity;
         assert!(
@@ -569,6 +570,7 @@ fn rounded_ramp_of_30_degrees_is_walked_up_and_down() {
                 wish_direction: Vec3::Z,
                 jump: false,
                 velocity,
+                crouch: false,
             },
             1.0 / 60.0,
         );

@@ -59,6 +59,7 @@ fn spiral_staircase_of_16_steps_is_climbed() {
                 wish_direction: wish,
                 jump: false,
                 velocity,
+                crouch: false,
             },
             1.0 / 60.0,
         );
@@ -123,6 +124,7 @@ fn ramp_of_30_degrees_is_walked_up_and_down() {
                     wish_direction: Vec3::Z,
                     jump: false,
                     velocity,
+                    crouch: false,
                 },
                 1.0 / 60.0,
             );

@@ -48,6 +48,7 @@ fn falling_at_terminal_speed_lands_on_a_thin_floor() {
                 wish_direction: Vec3::ZERO,
                 jump: false,
                 velocity,
+                crouch: false,
             };
             let report = controller.tick(&mut body, &input, 1.0 / 30.0);
             velocity = report.velocity;

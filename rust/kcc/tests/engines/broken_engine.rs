@@ -83,6 +83,10 @@ impl KinematicBody for Liar {
     fn safe_margin(&self) -> f32 {
         0.001
     }
+    fn shape_height(&self) -> f32 {
+        1.8
+    }
+    fn set_shape_height(&mut self, _height: f32) {}
 }
 
 fn run(body: &mut Liar) {
@@ -94,6 +98,7 @@ fn run(body: &mut Liar) {
             wish_direction: Vec3::new(0.3, 0.0, -1.0),
             jump,
             velocity,
+            crouch: false,
         };
         let report = controller.tick(body, &input, 1.0 / 60.0);
         velocity = report.velocity;
@@ -150,6 +155,7 @@ fn a_non_finite_body_position_moves_nothing() {
             wish_direction: Vec3::NEG_Z,
             jump: true,
             velocity: Vec3::X,
+            crouch: false,
         };
         let report = controller.tick(&mut body, &input, 1.0 / 60.0);
         assert!(report.sanitized.position);

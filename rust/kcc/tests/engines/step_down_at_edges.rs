@@ -158,6 +158,10 @@ impl KinematicBody for StepEdge {
     fn safe_margin(&self) -> f32 {
         0.001
     }
+    fn shape_height(&self) -> f32 {
+        1.8
+    }
+    fn set_shape_height(&mut self, _height: f32) {}
 }
 
 #[test]

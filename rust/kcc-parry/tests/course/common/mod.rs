@@ -110,6 +110,7 @@ pub fn walk(
             wish_direction: wish,
             jump: false,
             velocity,
+            crouch: false,
         };
         let report = controller.tick(body, &input, 1.0 / rate);
         velocity = report.velocity;
@@ -156,6 +157,7 @@ pub fn climb_jolt_stairs(world: &Arc<World>, shape: CharacterShape, rate: f32, l
             wish_direction: Vec3::NEG_Z,
             jump: false,
             velocity,
+            crouch: false,
         };
         let report = controller.tick(&mut body, &input, 1.0 / rate);
         velocity = report.velocity;
@@ -224,6 +226,7 @@ pub fn descend_jolt_stairs(
             wish_direction: Vec3::Z,
             jump: false,
             velocity,
+            crouch: false,
         };
         let report = controller.tick(&mut body, &input, 1.0 / rate);
         velocity = report.velocity;
