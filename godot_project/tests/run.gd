@@ -54,6 +54,7 @@ func _run_all() -> void:
 			_test_building_blocks_climb,
 			_test_iterate_sweep_finds_floor,
 			_test_jump_tap_and_hold,
+			_test_crouch_waits_for_room_to_stand,
 		]:
 			if not await _finishes(test):
 				_check(test.get_method(), false, "stopped without finishing: see the error above")
@@ -303,6 +304,56 @@ func _test_jump_tap_and_hold() -> void:
 		"a tapped jump rises less than 0.6 of a held one",
 		tap > 0.0 and tap < 0.6 * hold,
 		"tap %.3f m, hold %.3f m" % [tap, hold]
+	)
+	await _unload(world)
+
+
+func _test_crouch_waits_for_room_to_stand() -> void:
+	var world := await _load_world()
+	var body = world.get_node("Player")
+	var holder: CollisionShape3D = body.get_node("CollisionShape3D")
+	await _settle(body, Vector3(STAIRS_X, 0.05, 0.5))
+	var standing: float = holder.shape.height
+	var bottom := holder.global_position.y - standing * 0.5
+	body.set_crouch_pressed(true)
+	await physics_frame
+	body.tick(TICK)
+	var crouched: float = holder.shape.height
+	var crouched_bottom := holder.global_position.y - crouched * 0.5
+	# A ceiling 0.1 m above the crouched head: no room for the standing shape.
+	var ceiling := StaticBody3D.new()
+	var slab := CollisionShape3D.new()
+	var box := BoxShape3D.new()
+	box.size = Vector3(2.0, 0.2, 2.0)
+	slab.shape = box
+	ceiling.add_child(slab)
+	world.add_child(ceiling)
+	ceiling.global_position = body.global_position + Vector3(0.0, crouched + 0.2, 0.0)
+	body.set_crouch_pressed(false)
+	for _i in 5:
+		await physics_frame
+		body.tick(TICK)
+	var stayed: bool = body.is_crouched()
+	ceiling.queue_free()
+	for _i in 3:
+		await physics_frame
+		body.tick(TICK)
+	_check(
+		"holding crouch shrinks the shape to crouch_height, its bottom kept",
+		absf(crouched - body.crouch_height) < 1e-4 and absf(crouched_bottom - bottom) < 1e-4,
+		"height %.3f m (crouch_height %.3f m), bottom %.4f m (was %.4f m)"
+		% [crouched, body.crouch_height, crouched_bottom, bottom]
+	)
+	_check(
+		"released under a ceiling, the body stays crouched",
+		stayed,
+		"stood up into the ceiling"
+	)
+	_check(
+		"with room again, the body stands up to its own height",
+		not body.is_crouched() and absf(holder.shape.height - standing) < 1e-4,
+		"crouched %s, height %.3f m (standing %.3f m)"
+		% [body.is_crouched(), holder.shape.height, standing]
 	)
 	await _unload(world)
 
