@@ -124,8 +124,10 @@ static func _body(desc: Dictionary) -> CharacterBody3D:
 	var collision := CollisionShape3D.new()
 	collision.name = "Shape"
 	collision.shape = shape
-	# The origin is the bottom of the shape ("feet"), as in the sample project.
-	collision.position = Vector3(0, height * 0.5, 0)
+	# The origin is the bottom of the shape ("feet"), as in the sample project, unless the
+	# shape floats above the feet (ground following by a probe).
+	var lift: float = desc.get("float_height", 0.0)
+	collision.position = Vector3(0, lift + height * 0.5, 0)
 	body.add_child(collision)
 	return body
 

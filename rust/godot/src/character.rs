@@ -16,13 +16,13 @@ use godot::prelude::*;
 
 use kcc::{CharacterState, Controller, TickInput, TickReport};
 
-use crate::body::GodotBody;
+use crate::body::{GodotBody, height_of};
 // The class docs link to the camera the way Godot's help does (`[StepSmoothCamera3D]`).
 #[cfg(doc)]
 use crate::camera::StepSmoothCamera3D;
 use crate::convert::{float, int, to_glam, to_godot};
 use crate::input::wish_direction;
-use crate::settings::{Properties, StepDetection, sanitize};
+use crate::settings::{GroundFollow, Properties, StepDetection, sanitize};
 use crate::warnings::{BodySetup, ShapeChild, YawNode, body_warnings};
 
 /// The core's defaults, for the warnings outside the scene tree.
@@ -93,6 +93,24 @@ pub struct RustCharacterBody3D {
     #[export]
     #[init(val = StepDetection::Contacts)]
     step_detection: StepDetection,
+
+    /// How the body follows steps and slopes. [code]Snap[/code]: the stair sweeps lift it onto
+    /// a step and snap it down at once, and [signal stepped] lets a camera smooth the step.
+    /// [code]Smooth[/code]: a probe under the shape finds the ground, and the body moves
+    /// toward its height at [member ground_follow_speed]; the shape must float
+    /// [member max_step_height] above the node's origin (lift the [CollisionShape3D] and
+    /// shorten it by that much), so it passes over steps. No [signal stepped]; Godot's own
+    /// [method CharacterBody3D.is_on_floor] sees the floating shape off the floor (the tick's
+    /// [signal landed] and [signal left_floor] follow the probe).
+    #[export]
+    #[init(val = GroundFollow::Snap)]
+    ground_follow: GroundFollow,
+
+    /// How fast a [code]Smooth[/code] ground follow closes the gap between the feet and the
+    /// ground, in 1/s: the gap shrinks by [code]exp(-speed * t)[/code] (20: 95 % in 0.15 s).
+    #[export(range = (0.1, 100.0, 0.1, or_greater, suffix = "1/s"))]
+    #[init(val = 20.0)]
+    ground_follow_speed: float,
 
     /// Whether the character steps up onto ledges no higher than [member max_step_height].
     #[export]
@@ -500,6 +518,8 @@ impl RustCharacterBody3D {
             step_forward_test: self.step_forward_test,
             sweep_iterations: self.sweep_iterations,
             step_detection: self.step_detection,
+            ground_follow: self.ground_follow,
+            ground_follow_speed: self.ground_follow_speed,
             step_up_enabled: self.step_up_enabled,
             step_down_enabled: self.step_down_enabled,
             max_speed: self.max_speed,
@@ -704,6 +724,9 @@ impl RustCharacterBody3D {
             builtin_input: self.use_builtin_input,
             yaw_node: self.resolve_yaw_node().0,
             settings_problems: sanitize(self.properties().to_settings(defaults().custom_gravity)).1,
+            float_height: sanitize(self.properties().to_settings(defaults().custom_gravity))
+                .0
+                .float_height(),
         }
     }
 
@@ -722,8 +745,13 @@ fn shape_child(child: Gd<Node>) -> Option<ShapeChild> {
     match child.try_cast::<CollisionShape3D>() {
         Ok(collision) => {
             let shape = collision.get_shape();
+            let bottom = shape.as_ref().and_then(height_of).map(|height| {
+                let position: f32 = collision.get_position().y;
+                position - 0.5 * height
+            });
             Some(ShapeChild {
                 name,
+                bottom,
                 margin: shape.as_ref().map(|shape| shape.get_margin()),
                 rounds_edges: shape.is_some_and(|shape| {
                     shape.is_class("BoxShape3D")
@@ -740,6 +768,7 @@ fn shape_child(child: Gd<Node>) -> Option<ShapeChild> {
                 name,
                 margin: Some(polygon.get_margin()),
                 rounds_edges: true,
+                bottom: None,
             }),
     }
 }

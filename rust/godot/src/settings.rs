@@ -39,6 +39,36 @@ impl From<kcc::StepDetection> for StepDetection {
     }
 }
 
+/// How the body follows steps and slopes (the inspector's `ground_follow`; see
+/// `kcc::GroundFollow`).
+#[derive(GodotConvert, Var, Export, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[godot(via = i64)]
+pub enum GroundFollow {
+    /// Stair sweeps: lifted onto a step and snapped down at once; the camera smooths the step.
+    #[default]
+    Snap,
+    /// A probe under a floating shape: the body moves toward the ground's height smoothly.
+    Smooth,
+}
+
+impl From<GroundFollow> for kcc::GroundFollow {
+    fn from(follow: GroundFollow) -> Self {
+        match follow {
+            GroundFollow::Snap => Self::Snap,
+            GroundFollow::Smooth => Self::Smooth,
+        }
+    }
+}
+
+impl From<kcc::GroundFollow> for GroundFollow {
+    fn from(follow: kcc::GroundFollow) -> Self {
+        match follow {
+            kcc::GroundFollow::Snap => Self::Snap,
+            kcc::GroundFollow::Smooth => Self::Smooth,
+        }
+    }
+}
+
 /// The node's tuning properties, one field per inspector property (m, s, m/s, m/s², count).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Properties {
@@ -54,6 +84,10 @@ pub struct Properties {
     pub sweep_iterations: i32,
     /// How a step in the way is found.
     pub step_detection: StepDetection,
+    /// Stair sweeps that snap, or a ground probe that moves the body smoothly.
+    pub ground_follow: GroundFollow,
+    /// How fast a smooth ground follow closes the gap to the ground, 1/s.
+    pub ground_follow_speed: f32,
     /// Step up onto ledges.
     pub step_up_enabled: bool,
     /// Follow steps and slopes down.
@@ -116,6 +150,8 @@ impl Properties {
             step_forward_test: stairs.step_forward_test,
             sweep_iterations: i32::try_from(stairs.sweep_iterations).unwrap_or(i32::MAX),
             step_detection: stairs.step_detection.into(),
+            ground_follow: stairs.ground_follow.into(),
+            ground_follow_speed: stairs.ground_follow_speed,
             step_up_enabled: stairs.step_up_enabled,
             step_down_enabled: stairs.step_down_enabled,
             max_speed: ground.max_speed,
@@ -151,6 +187,8 @@ impl Properties {
         stairs.step_forward_test = self.step_forward_test;
         stairs.sweep_iterations = u32::try_from(self.sweep_iterations).unwrap_or(0);
         stairs.step_detection = self.step_detection.into();
+        stairs.ground_follow = self.ground_follow.into();
+        stairs.ground_follow_speed = self.ground_follow_speed;
         stairs.step_up_enabled = self.step_up_enabled;
         stairs.step_down_enabled = self.step_down_enabled;
         let ground = &mut settings.movement.ground;
@@ -218,6 +256,8 @@ mod tests {
             step_forward_test: 0.2,
             sweep_iterations: 5,
             step_detection: StepDetection::Probe,
+            ground_follow: GroundFollow::Smooth,
+            ground_follow_speed: 12.0,
             step_up_enabled: false,
             step_down_enabled: false,
             max_speed: 7.0,
@@ -245,6 +285,8 @@ mod tests {
         assert_eq!(s.stairs.step_forward_test, 0.2);
         assert_eq!(s.stairs.sweep_iterations, 5);
         assert_eq!(s.stairs.step_detection, kcc::StepDetection::Probe);
+        assert_eq!(s.stairs.ground_follow, kcc::GroundFollow::Smooth);
+        assert_eq!(s.stairs.ground_follow_speed, 12.0);
         assert!(!s.stairs.step_up_enabled && !s.stairs.step_down_enabled);
         assert_eq!(s.movement.ground.max_speed, 7.0);
         assert_eq!(s.movement.ground.attack_time, 0.3);
@@ -308,11 +350,13 @@ mod tests {
             crouch_height: 0.0,
             crouch_max_speed: -1.0,
             crouch_max_step_height: -0.1,
+            ground_follow_speed: 0.0,
             ..Properties::default()
         };
         let (s, problems) = sanitize(p.to_settings(GODOT_GRAVITY));
         assert_eq!(s.validate(), Ok(()));
-        assert_eq!(problems.len(), 20, "{problems:?}");
+        assert_eq!(problems.len(), 21, "{problems:?}");
+        assert_eq!(s.stairs.ground_follow_speed, kcc::settings::MIN_RATE);
         assert_eq!(s.crouch.height, kcc::settings::MIN_CROUCH_HEIGHT);
         assert_eq!(s.crouch.max_speed, MIN_SPEED);
         assert_eq!(s.crouch.max_step_height, 0.0);

@@ -38,6 +38,9 @@ pub struct ShapeChild {
     /// Jolt rounds the shape's edges by its margin (a box, cylinder or convex shape; not a
     /// capsule or sphere, whose margin Jolt ignores).
     pub rounds_edges: bool,
+    /// Height of the shape's bottom above the body's origin, m; `None` when not known (no
+    /// capsule, cylinder or box shape).
+    pub bottom: Option<f32>,
 }
 
 /// What a `RustCharacterBody3D` knows about its setup.
@@ -57,7 +60,13 @@ pub struct BodySetup {
     pub yaw_node: YawNode,
     /// The core's complaints about the tuning properties (see `settings::sanitize`).
     pub settings_problems: Vec<ConfigError>,
+    /// How far the shape must float above the origin for the ground following, m
+    /// (`kcc::ControllerSettings::float_height`: 0 for the stair sweeps).
+    pub float_height: f32,
 }
+
+/// How far short of the float height a shape's bottom may be, m.
+pub const FLOAT_TOLERANCE: f32 = 0.005;
 
 /// The warnings for a `RustCharacterBody3D`, most serious first.
 pub fn body_warnings(setup: &BodySetup) -> Vec<String> {
@@ -81,6 +90,20 @@ pub fn body_warnings(setup: &BodySetup) -> Vec<String> {
                 shape.name
             ));
         }
+    }
+    if setup.float_height > 0.0
+        && let Some((name, bottom)) = setup
+            .shapes
+            .iter()
+            .find_map(|shape| shape.bottom.map(|bottom| (&shape.name, bottom)))
+        && bottom < setup.float_height - FLOAT_TOLERANCE
+    {
+        warnings.push(format!(
+            "ground_follow is Smooth: the bottom of \"{name}\" is {bottom} m above the body's \
+             origin, and must float max_step_height ({} m) above it, or the shape stops at \
+             steps. Lift the shape and shorten it by that much.",
+            setup.float_height
+        ));
     }
     if let Err(error) = kcc::error::validate_safe_margin(setup.safe_margin) {
         warnings.push(format!("{error}."));
@@ -165,6 +188,7 @@ mod tests {
                 name: "CollisionShape3D".into(),
                 margin: Some(0.001),
                 rounds_edges: false,
+                bottom: Some(0.0),
             }],
             safe_margin: 0.001,
             floor_max_angle: 45f32.to_radians(),
@@ -172,6 +196,7 @@ mod tests {
             builtin_input: true,
             yaw_node: YawNode::Found,
             settings_problems: Vec::new(),
+            float_height: 0.0,
         }
     }
 
@@ -199,6 +224,7 @@ mod tests {
             name: "Empty".into(),
             margin: None,
             rounds_edges: false,
+            bottom: None,
         });
         one_warning(&setup, "CollisionShape3D");
     }
@@ -219,6 +245,18 @@ mod tests {
         one_warning(&setup, "safe_margin is 0.05 m");
         setup.safe_margin = 0.5;
         one_warning(&setup, "safe_margin must be");
+    }
+
+    #[test]
+    fn a_smooth_ground_follow_needs_a_floating_shape() {
+        let mut setup = good_body();
+        setup.float_height = 0.4;
+        one_warning(&setup, "must float max_step_height (0.4 m)");
+        setup.shapes[0].bottom = Some(0.4);
+        assert!(body_warnings(&setup).is_empty());
+        // A shape whose height is unknown (a convex one) is not judged.
+        setup.shapes[0].bottom = None;
+        assert!(body_warnings(&setup).is_empty());
     }
 
     #[test]

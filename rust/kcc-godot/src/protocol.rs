@@ -73,6 +73,9 @@ pub struct BodyDesc {
     pub slide_on_ceiling: bool,
     /// `up_direction`.
     pub up_direction: [f32; 3],
+    /// How far the shape's bottom floats above the body's origin, m (0: the origin is the
+    /// bottom of the shape).
+    pub float_height: f32,
 }
 
 /// A static solid, as a `StaticBody3D` with one `CollisionShape3D`.

@@ -58,7 +58,7 @@ impl ParryBody {
         position: Vec3,
     ) -> Result<Self, ConfigError> {
         settings.validate()?;
-        let shape = BodyShape::new(settings.shape.to_parry(), settings.shape.center_offset());
+        let shape = collider(&settings);
         Ok(Self {
             world,
             shape,
@@ -190,14 +190,26 @@ impl KinematicBody for ParryBody {
     }
 
     fn shape_height(&self) -> f32 {
-        self.settings.shape.height()
+        self.settings.shape.height() - self.settings.float_height
     }
 
     fn set_shape_height(&mut self, height: f32) {
-        let shape = self.settings.shape.with_height(height);
+        let shape = self
+            .settings
+            .shape
+            .with_height(height + self.settings.float_height);
         if shape != self.settings.shape {
             self.settings.shape = shape;
-            self.shape = BodyShape::new(shape.to_parry(), shape.center_offset());
+            self.shape = collider(&self.settings);
         }
     }
+}
+
+/// The collision shape of a body with `settings`: its shape, shortened by the float height at
+/// the bottom.
+fn collider(settings: &BodySettings) -> BodyShape {
+    let lift = settings.float_height.max(0.0);
+    let shape = settings.shape.with_height(settings.shape.height() - lift);
+    let center = shape.center_offset() + glam::DVec3::Y * f64::from(lift);
+    BodyShape::new(shape.to_parry(), center)
 }

@@ -33,6 +33,11 @@ pub struct BodySettings {
     pub slide_on_ceiling: bool,
     /// Up direction (Godot default +Y). The shape itself always stands along +Y.
     pub up_direction: Vec3,
+    /// How far above the origin (the feet) the collision shape's bottom floats, m; its top
+    /// stays at the shape's height, so the collider is this much shorter (a capsule stays at
+    /// least twice its radius tall). 0 (the default) for the stair sweeps; the max step height
+    /// for `kcc::GroundFollow::Smooth`.
+    pub float_height: f32,
 }
 
 impl Default for BodySettings {
@@ -49,6 +54,7 @@ impl Default for BodySettings {
             floor_constant_speed: false,
             slide_on_ceiling: true,
             up_direction: Vec3::Y,
+            float_height: 0.0,
         }
     }
 }
@@ -67,6 +73,15 @@ impl BodySettings {
             return Err(ConfigError::NegativeLength {
                 setting: "floor_snap_length",
                 value: self.floor_snap_length,
+            });
+        }
+        if !(self.float_height.is_finite()
+            && self.float_height >= 0.0
+            && self.float_height < self.shape.height())
+        {
+            return Err(ConfigError::ShapeSize {
+                setting: "float_height (from 0 up to less than the shape's height)",
+                value: self.float_height,
             });
         }
         if !self.wall_min_slide_angle.is_finite() {

@@ -142,7 +142,10 @@ pub fn scene(scenario: &Scenario, rate: f64) -> SceneDesc {
 
 /// The `CharacterBody3D` for a body's settings.
 fn body(settings: &BodySettings) -> BodyDesc {
-    let shape = match settings.shape {
+    // The collider: the shape less its float at the bottom (as the parry world's).
+    let lift = settings.float_height;
+    let collider = settings.shape.with_height(settings.shape.height() - lift);
+    let shape = match collider {
         CharacterShape::Capsule { radius, height } => ShapeDesc::Capsule { radius, height },
         CharacterShape::Cylinder { radius, height } => ShapeDesc::Cylinder { radius, height },
         CharacterShape::Box { size } => ShapeDesc::Box {
@@ -162,6 +165,7 @@ fn body(settings: &BodySettings) -> BodyDesc {
         floor_constant_speed: settings.floor_constant_speed,
         slide_on_ceiling: settings.slide_on_ceiling,
         up_direction: settings.up_direction.to_array(),
+        float_height: lift,
     }
 }
 

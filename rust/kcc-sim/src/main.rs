@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use kcc::StepDetection;
+use kcc::{GroundFollow, StepDetection};
 use kcc_sim::bench::{self, BenchOptions};
 use kcc_sim::course::{self, Profile};
 use kcc_sim::demo::{self, DEMO_RATES};
@@ -87,8 +87,31 @@ struct RunArgs {
     /// every tick; each file's own `step_detection` (default contacts) when absent.
     #[arg(long, value_enum)]
     step_detection: Option<Detection>,
+    /// How our controller follows the ground, for every file: stair sweeps that snap, or a
+    /// probe under a floating shape that moves the body smoothly; each file's own
+    /// `ground_follow` (default snap) when absent.
+    #[arg(long, value_enum)]
+    ground_follow: Option<Follow>,
     #[command(flatten)]
     world: WorldArgs,
+}
+
+/// `--ground-follow` values.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Follow {
+    /// Stair sweeps: lifted onto steps and snapped down at once (the default).
+    Snap,
+    /// A probe under a floating shape: the body moves toward the ground's height smoothly.
+    Smooth,
+}
+
+impl From<Follow> for GroundFollow {
+    fn from(follow: Follow) -> Self {
+        match follow {
+            Follow::Snap => Self::Snap,
+            Follow::Smooth => Self::Smooth,
+        }
+    }
 }
 
 /// `--step-detection` values.
@@ -367,6 +390,13 @@ fn run_files(args: &RunArgs) -> Result<bool, String> {
     if let Some(detection) = args.step_detection {
         for scenario in &mut scenarios {
             scenario.character.controller.stairs.step_detection = detection.into();
+        }
+    }
+    if let Some(follow) = args.ground_follow {
+        for scenario in &mut scenarios {
+            let character = &mut scenario.character;
+            character.controller.stairs.ground_follow = follow.into();
+            character.body.float_height = character.controller.float_height();
         }
     }
 

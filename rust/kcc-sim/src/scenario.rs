@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use glam::{Vec2, Vec3};
 use kcc::movement::INPUT_DEAD_ZONE;
-use kcc::{ConfigError, ControllerSettings, StepDetection};
+use kcc::{ConfigError, ControllerSettings, GroundFollow, StepDetection};
 use kcc_parry::{BodySettings, CharacterShape, PlatformMotion, World};
 use serde::Deserialize;
 use thiserror::Error;
@@ -343,6 +343,8 @@ struct RawCharacter {
     step_forward_test: Option<f32>,
     sweep_iterations: Option<u32>,
     step_detection: Option<StepDetectionKey>,
+    ground_follow: Option<GroundFollowKey>,
+    ground_follow_speed: Option<f32>,
     gravity: Option<f32>,
     terminal_speed: Option<f32>,
     jump_velocity: Option<f32>,
@@ -362,6 +364,23 @@ struct RawCharacter {
     floor_constant_speed: Option<bool>,
     slide_on_ceiling: Option<bool>,
     camera_decay: Option<f32>,
+}
+
+/// `ground_follow` as the file spells it.
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+enum GroundFollowKey {
+    Snap,
+    Smooth,
+}
+
+impl From<GroundFollowKey> for GroundFollow {
+    fn from(key: GroundFollowKey) -> Self {
+        match key {
+            GroundFollowKey::Snap => Self::Snap,
+            GroundFollowKey::Smooth => Self::Smooth,
+        }
+    }
 }
 
 /// `step_detection` as the file spells it.
@@ -780,6 +799,11 @@ fn character(raw: &RawCharacter) -> Result<Character, (String, String)> {
         &mut stairs.step_detection,
         raw.step_detection.map(StepDetection::from),
     );
+    set(
+        &mut stairs.ground_follow,
+        raw.ground_follow.map(GroundFollow::from),
+    );
+    set(&mut stairs.ground_follow_speed, raw.ground_follow_speed);
     let gravity = &mut controller.gravity;
     set(&mut gravity.gravity, raw.gravity);
     set(&mut gravity.terminal_speed, raw.terminal_speed);
@@ -812,6 +836,7 @@ fn character(raw: &RawCharacter) -> Result<Character, (String, String)> {
     set(&mut body.floor_block_on_wall, raw.floor_block_on_wall);
     set(&mut body.floor_constant_speed, raw.floor_constant_speed);
     set(&mut body.slide_on_ceiling, raw.slide_on_ceiling);
+    body.float_height = controller.float_height();
 
     controller
         .validate()
@@ -845,6 +870,7 @@ fn character_key(error: &ConfigError) -> String {
         ConfigError::NotFinite { setting, .. }
         | ConfigError::NonPositiveSpeed { setting, .. }
         | ConfigError::NonPositiveTime { setting, .. }
+        | ConfigError::NonPositiveRate { setting, .. }
         | ConfigError::NegativeLength { setting, .. }
         | ConfigError::NegativeTime { setting, .. }
         | ConfigError::ShapeSize { setting, .. } => *setting,

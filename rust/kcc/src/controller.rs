@@ -10,9 +10,10 @@ use crate::body::KinematicBody;
 use crate::crouch::CrouchState;
 use crate::error::ConfigError;
 use crate::floor::{along_floor, horizontal, unit_up, vertical};
+use crate::ground::{self, Ground};
 use crate::jump::JumpState;
 use crate::movement::{horizontal_velocity, vertical_speed};
-use crate::settings::{ControllerSettings, StepDetection};
+use crate::settings::{ControllerSettings, GroundFollow, StepDetection};
 use crate::stairs::{Ahead, LEVEL_COSINE, STEP_DOWN_TOLERANCE, step_down, step_up};
 
 /// Longest simulated time of one sub-step, s. A longer delta is split.
@@ -224,10 +225,9 @@ impl Controller {
         let crouching = Self {
             settings: self.settings.while_crouched(),
         };
+        let crouch = self.settings.crouch_of_shape();
         let mut report = self.run(body, input.velocity, dt, sanitized, |body, velocity, dt| {
-            let crouched = state
-                .crouch
-                .update(body, input.crouch, &self.settings.crouch);
+            let crouched = state.crouch.update(body, input.crouch, &crouch);
             let active = if crouched { &crouching } else { self };
             let mut report = active.substep(body, wish, input.jump, &mut state.jump, velocity, dt);
             report.crouched = crouched;
@@ -252,9 +252,12 @@ impl Controller {
             velocity,
             dt,
             Sanitized::default(),
-            |body, velocity, dt| {
-                let stand = stand_of(body, velocity);
-                self.move_once(body, velocity, dt, stand)
+            |body, velocity, dt| match self.ground_under(body, velocity) {
+                Floating::Yes(ground) => self.move_floating(body, velocity, dt, ground),
+                Floating::No => {
+                    let stand = stand_of(body, velocity);
+                    self.move_once(body, velocity, dt, stand)
+                }
             },
         )
     }
@@ -319,7 +322,12 @@ impl Controller {
         dt: f32,
     ) -> TickReport {
         let up = up_of(body);
-        let stand = stand_of(body, velocity);
+        let floating = self.ground_under(body, velocity);
+        let stand = match floating {
+            Floating::Yes(Some(_)) => Stand::Floor,
+            Floating::Yes(None) => Stand::Air,
+            Floating::No => stand_of(body, velocity),
+        };
         let on_floor = stand != Stand::Air;
         let curve = if on_floor {
             &self.settings.movement.ground
@@ -338,7 +346,14 @@ impl Controller {
         let (rise, jumped) =
             vertical_speed(vertical(velocity, up), starts, &self.settings.gravity, dt);
         let rise = jumps.cut(rise, &self.settings.jump);
-        let mut report = self.move_once(body, run + up * rise, dt, stand);
+        let mut report = match floating {
+            // A jump leaves the ground: no probe catches it.
+            Floating::Yes(ground) => {
+                let ground = ground.filter(|_| rise <= 0.0);
+                self.move_floating(body, run + up * rise, dt, ground)
+            }
+            Floating::No => self.move_once(body, run + up * rise, dt, stand),
+        };
         jumps.end(report.on_floor, dt);
         if body.is_on_wall() {
             let slid = horizontal(report.velocity, up);
@@ -465,6 +480,68 @@ impl Controller {
             run
         };
         report.velocity = run + up * rise;
+        report
+    }
+
+    /// For [`GroundFollow::Smooth`], the ground under the body moving with `velocity` (none
+    /// while it rises); [`Floating::No`] for the stair sweeps.
+    fn ground_under<B: KinematicBody + ?Sized>(&self, body: &mut B, velocity: Vec3) -> Floating {
+        if self.settings.stairs.ground_follow != GroundFollow::Smooth {
+            return Floating::No;
+        }
+        if vertical(velocity, up_of(body)) > EDGE_REST_SPEED {
+            return Floating::Yes(None);
+        }
+        let stairs = &self.settings.stairs;
+        Floating::Yes(ground::probe(
+            body,
+            stairs.max_step_height,
+            stairs.step_forward_test,
+        ))
+    }
+
+    /// One move of a body whose shape floats above its feet ([`GroundFollow::Smooth`], see
+    /// [`crate::ground`]): on the `ground` found at the start, a slide without gravity;
+    /// otherwise a slide with it. Then, unless it rises, a probe for the ground: found, the
+    /// vertical speed is cancelled and the feet move toward its height at the follow speed.
+    fn move_floating<B: KinematicBody + ?Sized>(
+        &self,
+        body: &mut B,
+        velocity: Vec3,
+        dt: f32,
+        ground: Option<Ground>,
+    ) -> TickReport {
+        let up = up_of(body);
+        let run = horizontal(velocity, up);
+        let push = if ground.is_some() {
+            0.0
+        } else {
+            vertical(velocity, up)
+        };
+        let mut report = TickReport {
+            was_on_floor: ground.is_some(),
+            substeps: 1,
+            ..TickReport::default()
+        };
+        let after = body.move_and_slide(run + up * push, dt);
+        let mut rise = vertical(after, up);
+        if rise <= 0.0 {
+            let stairs = &self.settings.stairs;
+            let found = ground::probe(body, stairs.max_step_height, stairs.step_forward_test);
+            if let Some(found) = found {
+                let here = vertical(body.position(), up);
+                let eased = ground::follow(here, found.height, stairs.ground_follow_speed, dt);
+                let moved = eased - here;
+                if moved.is_finite() {
+                    body.set_position(body.position() + up * moved);
+                    report.step_up = moved.max(0.0);
+                    report.step_down = moved.min(0.0);
+                }
+                rise = 0.0;
+                report.on_floor = true;
+            }
+        }
+        report.velocity = horizontal(after, up) + up * rise;
         report
     }
 
@@ -758,6 +835,15 @@ enum Stand {
 /// Vertical speed below which a body off the engine's floor may be resting on an edge, m/s. A
 /// step down onto an edge leaves exactly none; one tick of gravity is far more.
 const EDGE_REST_SPEED: f32 = 1e-4;
+
+/// Whether a move floats ([`GroundFollow::Smooth`]), and the ground found under it then.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Floating {
+    /// Stair sweeps: the engine's floor state says where the body stands.
+    No,
+    /// A floating shape, over this ground (`None`: in the air or rising).
+    Yes(Option<Ground>),
+}
 
 /// Where the body with `velocity` (m/s) stands. A body the engine has off the floor rests on an
 /// edge when the last move left it there (it has no vertical speed) and it still touches

@@ -29,6 +29,14 @@ pub enum ConfigError {
         /// The rejected value, s.
         value: f32,
     },
+    /// A rate (of a decay toward a target) is zero or negative.
+    #[error("{setting} must be greater than 0 1/s, got {value}")]
+    NonPositiveRate {
+        /// Path of the setting.
+        setting: &'static str,
+        /// The rejected value, 1/s.
+        value: f32,
+    },
     /// The max step height is negative.
     #[error("stairs.max_step_height must be 0 m or more, got {value}")]
     NegativeStepHeight {

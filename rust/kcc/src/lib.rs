@@ -75,6 +75,7 @@ pub mod crouch;
 pub mod curve;
 pub mod error;
 pub mod floor;
+pub mod ground;
 pub mod jump;
 pub mod movement;
 pub mod settings;
@@ -88,7 +89,7 @@ pub use crouch::CrouchState;
 pub use error::ConfigError;
 pub use jump::JumpState;
 pub use settings::{
-    ControllerSettings, CrouchSettings, GravitySettings, JumpSettings, MovementSettings,
-    SpeedCurve, StairSettings, StepDetection,
+    ControllerSettings, CrouchSettings, GravitySettings, GroundFollow, JumpSettings,
+    MovementSettings, SpeedCurve, StairSettings, StepDetection,
 };
 pub use smoothing::{StepSmoother, exp_decay};

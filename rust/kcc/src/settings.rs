@@ -14,6 +14,9 @@ pub const MIN_SPEED: f32 = 0.01;
 /// Smallest attack or release time a repair gives, s.
 pub const MIN_TIME: f32 = 0.001;
 
+/// Smallest follow rate a repair gives, 1/s.
+pub const MIN_RATE: f32 = 0.1;
+
 /// Checks one number: non-finite values are reported as [`ConfigError::NotFinite`] and replaced
 /// by `default`; values outside `usable` are reported by `error` and replaced by `clamped`.
 fn check(
@@ -197,6 +200,22 @@ pub enum StepDetection {
     Probe,
 }
 
+/// How a body on the ground follows steps and slopes up and down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GroundFollow {
+    /// Stair sweeps (the stair article's technique): the body is lifted onto a step and
+    /// snapped down onto a lower one at once, and the `stepped` report moves the camera
+    /// smoother by the step.
+    #[default]
+    Snap,
+    /// A probe under a floating shape with a smoothed body height (the "raycast snapping"
+    /// technique, see [`crate::ground`]): the body's collision shape must float
+    /// `max_step_height` above its origin; the feet move toward the ground's height at
+    /// [`StairSettings::ground_follow_speed`]. No stair sweeps, no `stepped` reports: the body
+    /// itself moves smoothly.
+    Smooth,
+}
+
 /// Stair stepping up and down.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct StairSettings {
@@ -219,6 +238,12 @@ pub struct StairSettings {
     pub sweep_iterations: u32,
     /// How a step in the way is found: from the move's contacts, or by a probe every tick.
     pub step_detection: StepDetection,
+    /// Stair sweeps that snap the body onto steps, or a ground probe that moves it there
+    /// smoothly.
+    pub ground_follow: GroundFollow,
+    /// How fast a [`GroundFollow::Smooth`] body's feet close the gap to the ground's height,
+    /// 1/s: the gap shrinks by `exp(-speed * t)` (20: 95 % in 0.15 s).
+    pub ground_follow_speed: f32,
 }
 
 impl Default for StairSettings {
@@ -232,6 +257,8 @@ impl Default for StairSettings {
             step_forward_test: 0.15,
             sweep_iterations: 3,
             step_detection: StepDetection::Contacts,
+            ground_follow: GroundFollow::Snap,
+            ground_follow_speed: 20.0,
         }
     }
 }
@@ -269,6 +296,18 @@ impl StairSettings {
             let error = move |value| ConfigError::NegativeLength { setting, value };
             check(problems, setting, value, default, not_negative, error, 0.0);
         }
+        check(
+            problems,
+            "stairs.ground_follow_speed",
+            &mut self.ground_follow_speed,
+            defaults.ground_follow_speed,
+            |v| v > 0.0,
+            |value| ConfigError::NonPositiveRate {
+                setting: "stairs.ground_follow_speed",
+                value,
+            },
+            MIN_RATE,
+        );
         if self.sweep_iterations == 0 {
             problems.push(ConfigError::NoSweepIterations);
             self.sweep_iterations = 1;
@@ -496,12 +535,33 @@ impl ControllerSettings {
     }
 
     /// These settings as they apply while crouched: the crouch's top speed on the ground and
-    /// its step height.
+    /// its step height (with [`GroundFollow::Smooth`] the step height stays: it is how far the
+    /// shape floats).
     pub fn while_crouched(&self) -> Self {
         let mut crouched = *self;
         crouched.movement.ground.max_speed = self.crouch.max_speed;
-        crouched.stairs.max_step_height = self.crouch.max_step_height;
+        if self.stairs.ground_follow == GroundFollow::Snap {
+            crouched.stairs.max_step_height = self.crouch.max_step_height;
+        }
         crouched
+    }
+
+    /// How far the body's collision shape must float above its origin (the feet), m: the max
+    /// step height with [`GroundFollow::Smooth`], none with the stair sweeps.
+    pub fn float_height(&self) -> f32 {
+        match self.stairs.ground_follow {
+            GroundFollow::Snap => 0.0,
+            GroundFollow::Smooth => self.stairs.max_step_height.max(0.0),
+        }
+    }
+
+    /// The crouch as the body's shape takes it: with a floating shape, the crouch height is
+    /// the feet-to-top height, so the shape itself is shorter by the float.
+    pub fn crouch_of_shape(&self) -> CrouchSettings {
+        CrouchSettings {
+            height: (self.crouch.height - self.float_height()).max(MIN_CROUCH_HEIGHT),
+            ..self.crouch
+        }
     }
 }
 
@@ -527,8 +587,10 @@ mod tests {
         bad.crouch.height = 0.0;
         bad.crouch.max_speed = -1.0;
         bad.crouch.max_step_height = f32::NAN;
+        bad.stairs.ground_follow_speed = -1.0;
         let (fixed, problems) = bad.sanitized();
-        assert_eq!(problems.len(), 15, "{problems:?}");
+        assert_eq!(problems.len(), 16, "{problems:?}");
+        assert_eq!(fixed.stairs.ground_follow_speed, MIN_RATE);
         assert_eq!(fixed.validate(), Ok(()));
         assert_eq!(bad.validate(), Err(problems[0].clone()));
         let defaults = ControllerSettings::default();

@@ -51,6 +51,7 @@ fn capsule_body() -> BodyDesc {
         floor_constant_speed: false,
         slide_on_ceiling: true,
         up_direction: [0.0, 1.0, 0.0],
+        float_height: 0.0,
     }
 }
 
