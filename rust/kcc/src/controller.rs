@@ -531,7 +531,12 @@ impl Controller {
             if let Some(found) = found {
                 let here = vertical(body.position(), up);
                 let eased = ground::follow(here, found.height, stairs.ground_follow_speed, dt);
-                let moved = eased - here;
+                let mut moved = eased - here;
+                if moved > 0.0 {
+                    // Rising toward the ground's height: only as far as the room above allows.
+                    let room = body.test_move(body.position(), up * moved);
+                    moved = vertical(room.travel, up).clamp(0.0, moved);
+                }
                 if moved.is_finite() {
                     body.set_position(body.position() + up * moved);
                     report.step_up = moved.max(0.0);
