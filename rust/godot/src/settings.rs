@@ -9,63 +9,63 @@
 use godot::prelude::{Export, GodotConvert, Var};
 use kcc::{ConfigError, ControllerSettings};
 
-/// How the body finds a step in its way (the inspector's `step_detection`; see
-/// `kcc::StepDetection`).
-#[derive(GodotConvert, Var, Export, Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[godot(via = i64)]
-pub enum StepDetection {
-    /// From the move's own contacts: the stair sweeps run only when the slide meets a wall.
-    #[default]
-    Contacts,
-    /// A probe along the motion before every grounded move.
-    Probe,
+/// An inspector enum that mirrors a core enum variant for variant, converted both ways.
+macro_rules! mirrored_enum {
+    ($(#[$meta:meta])* $name:ident mirrors $core:path {
+        $(#[$first_meta:meta])* $first:ident,
+        $($(#[$variant_meta:meta])* $variant:ident,)*
+    }) => {
+        $(#[$meta])*
+        #[derive(GodotConvert, Var, Export, Debug, Clone, Copy, PartialEq, Eq, Default)]
+        #[godot(via = i64)]
+        pub enum $name {
+            $(#[$first_meta])*
+            #[default]
+            $first,
+            $($(#[$variant_meta])* $variant,)*
+        }
+
+        impl From<$name> for $core {
+            fn from(value: $name) -> Self {
+                match value {
+                    $name::$first => Self::$first,
+                    $($name::$variant => Self::$variant,)*
+                }
+            }
+        }
+
+        impl From<$core> for $name {
+            fn from(value: $core) -> Self {
+                use $core as Core;
+                match value {
+                    Core::$first => Self::$first,
+                    $(Core::$variant => Self::$variant,)*
+                }
+            }
+        }
+    };
 }
 
-impl From<StepDetection> for kcc::StepDetection {
-    fn from(detection: StepDetection) -> Self {
-        match detection {
-            StepDetection::Contacts => Self::Contacts,
-            StepDetection::Probe => Self::Probe,
-        }
+mirrored_enum! {
+    /// How the body finds a step in its way (the inspector's `step_detection`; see
+    /// `kcc::StepDetection`).
+    StepDetection mirrors kcc::StepDetection {
+        /// From the move's own contacts: the stair sweeps run only when the slide meets a wall.
+        Contacts,
+        /// A probe along the motion before every grounded move.
+        Probe,
     }
 }
 
-impl From<kcc::StepDetection> for StepDetection {
-    fn from(detection: kcc::StepDetection) -> Self {
-        match detection {
-            kcc::StepDetection::Contacts => Self::Contacts,
-            kcc::StepDetection::Probe => Self::Probe,
-        }
-    }
-}
-
-/// How the body follows steps and slopes (the inspector's `ground_follow`; see
-/// `kcc::GroundFollow`).
-#[derive(GodotConvert, Var, Export, Debug, Clone, Copy, PartialEq, Eq, Default)]
-#[godot(via = i64)]
-pub enum GroundFollow {
-    /// Stair sweeps: lifted onto a step and snapped down at once; the camera smooths the step.
-    #[default]
-    Snap,
-    /// A probe under a floating shape: the body moves toward the ground's height smoothly.
-    Smooth,
-}
-
-impl From<GroundFollow> for kcc::GroundFollow {
-    fn from(follow: GroundFollow) -> Self {
-        match follow {
-            GroundFollow::Snap => Self::Snap,
-            GroundFollow::Smooth => Self::Smooth,
-        }
-    }
-}
-
-impl From<kcc::GroundFollow> for GroundFollow {
-    fn from(follow: kcc::GroundFollow) -> Self {
-        match follow {
-            kcc::GroundFollow::Snap => Self::Snap,
-            kcc::GroundFollow::Smooth => Self::Smooth,
-        }
+mirrored_enum! {
+    /// How the body follows steps and slopes (the inspector's `ground_follow`; see
+    /// `kcc::GroundFollow`).
+    GroundFollow mirrors kcc::GroundFollow {
+        /// Stair sweeps: lifted onto a step and snapped down at once; the camera smooths the
+        /// step.
+        Snap,
+        /// A probe under a floating shape: the body moves toward the ground's height smoothly.
+        Smooth,
     }
 }
 
