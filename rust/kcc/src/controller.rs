@@ -496,6 +496,7 @@ impl Controller {
         Floating::Yes(ground::probe(
             body,
             stairs.max_step_height,
+            0.0,
             stairs.step_forward_test,
         ))
     }
@@ -523,11 +524,14 @@ impl Controller {
             substeps: 1,
             ..TickReport::default()
         };
+        // How far the feet still were above the ground they stood on.
+        let lag = ground.map_or(0.0, |g| vertical(body.position(), up) - g.height);
         let after = body.move_and_slide(run + up * push, dt);
         let mut rise = vertical(after, up);
         if rise <= 0.0 {
             let stairs = &self.settings.stairs;
-            let found = ground::probe(body, stairs.max_step_height, stairs.step_forward_test);
+            let reach = stairs.max_step_height;
+            let found = ground::probe(body, reach, lag, stairs.step_forward_test);
             if let Some(found) = found {
                 let here = vertical(body.position(), up);
                 let eased = ground::follow(here, found.height, stairs.ground_follow_speed, dt);

@@ -23,8 +23,10 @@ pub struct Ground {
     pub normal: Vec3,
 }
 
-/// The ground under a body whose shape floats `reach` (m) above its origin, within `reach`
-/// above or below its feet; `None` over nothing, or when the shape first touches the side of
+/// The ground under a body whose shape floats `reach` (m) above its origin, from `reach` above
+/// its feet down to `reach + lag` below them (`lag`, m: how far the feet were still above the
+/// ground the body stood on, so the lowest point looked at is a step below that ground);
+/// `None` over nothing, or when the shape first touches the side of
 /// something (a contact within [`SUPPORT_COSINE`] of horizontal).
 ///
 /// Walkable ground is where the feet go. A contact too steep to stand on supports the body: a
@@ -32,13 +34,20 @@ pub struct Ground {
 /// `look` (m) further toward it finds walkable ground (a tread behind the edge); otherwise the
 /// feet go no higher than they are, so a body rolls down over edges and is not walked up steep
 /// slopes.
-pub fn probe<B: KinematicBody + ?Sized>(body: &mut B, reach: f32, look: f32) -> Option<Ground> {
+pub fn probe<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    reach: f32,
+    lag: f32,
+    look: f32,
+) -> Option<Ground> {
     if !(reach.is_finite() && reach > 0.0) {
         return None;
     }
+    let lag = if lag.is_finite() { lag.max(0.0) } else { 0.0 };
     let up = unit_up(body.up_direction());
     let from = body.position();
-    let test = body.test_move(from, -up * (2.0 * reach));
+    let depth = 2.0 * reach + lag;
+    let test = body.test_move(from, -up * depth);
     let contact = test.contact?;
     if contact.normal.dot(up) <= SUPPORT_COSINE {
         return None;
@@ -51,7 +60,7 @@ pub fn probe<B: KinematicBody + ?Sized>(body: &mut B, reach: f32, look: f32) -> 
         rest
     } else {
         let toward = horizontal(contact.point - (from + test.travel), up).normalize_or_zero();
-        let tread = body.test_move(from + toward * look.max(0.0), -up * (2.0 * reach));
+        let tread = body.test_move(from + toward * look.max(0.0), -up * depth);
         let behind = tread
             .contact
             .is_some_and(|c| is_walkable(c.normal, up, max_angle));
