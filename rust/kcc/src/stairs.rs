@@ -70,6 +70,12 @@ pub struct StepUp {
     /// How high above the body's position its bottom clears the top of the step, m (at least
     /// `height`; less than that only under a ceiling).
     pub clearance: f32,
+    /// How far the tick's own horizontal motion carries the body past where it met the step,
+    /// m (negative when it stops short of it).
+    pub past_obstacle: f32,
+    /// The landing's contact is level: a flat bottom standing flat on the tread, not a
+    /// rounded one resting on the tread near its edge.
+    pub level_landing: bool,
 }
 
 /// A step down that was taken.
@@ -276,6 +282,8 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         height,
         on_edge,
         clearance,
+        past_obstacle: flat - horizontal(at_obstacle - start, up).dot(direction),
+        level_landing: landing.contact.normal.dot(up) >= LEVEL_COSINE,
     })
 }
 

@@ -589,3 +589,40 @@ fn rounded_ramp_of_30_degrees_is_walked_up_and_down() {
     }
     assert!(body.position().y < 0.01);
 }
+
+#[test]
+fn a_slow_capsule_climbs_rounded_stairs_no_faster_than_it_walks() {
+    // 0.5 m/s at 144 and 240 Hz: 3.5 and 2.1 mm a tick, far less than the 2 cm the step looks
+    // ahead for the tread. The step tick lifts the capsule clear of the edge and lets its own
+    // motion carry it over, so no tick moves it further than its walk (before: 4.5 m/s on
+    // the step ticks at 240 Hz).
+    let world = rounded_stairs(0.04, Steps::Jolt, false);
+    let speed = 0.5;
+    let controller = Controller::new(settings(speed)).unwrap();
+    for rate in [144.0, 240.0] {
+        let mut body = crate::common::body(&world, capsule(), Vec3::ZERO);
+        settle(&controller, &mut body, rate);
+        // 1.6 m to the third tread's middle: 3.2 s of walking, and the attack.
+        let trace = walk(
+            &controller,
+            &mut body,
+            Vec3::NEG_Z,
+            rate,
+            (3.6 * rate) as u32,
+        );
+        let top = body.position();
+        assert!(top.y > 0.89, "{rate} Hz: not on the third tread: {top}");
+        let longest = speed / rate * 1.05;
+        for (tick, t) in trace.iter().enumerate() {
+            let moved = Vec3::new(t.after.x - t.before.x, 0.0, t.after.z - t.before.z).length();
+            assert!(
+                moved <= longest,
+                "{rate} Hz: tick {tick} moved {moved} m (at most {longest}), {} -> {}",
+                t.before,
+                t.after
+            );
+            assert!(t.report.on_floor, "{rate} Hz: off floor at tick {tick}");
+            assert!(t.penetration < 0.002, "{rate} Hz: inside at tick {tick}");
+        }
+    }
+}
