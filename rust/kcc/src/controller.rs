@@ -667,7 +667,13 @@ impl Controller {
         let flat = horizontal(motion, up);
         let direction = flat.normalize();
         let beyond = (across.dot(direction) - flat.length()).max(0.0);
-        let (lifted, ahead) = if step.on_edge || (beyond > 0.0 && !step.level_landing) {
+        let rounded = step.on_edge || (beyond > 0.0 && !step.level_landing);
+        if rounded && step.past_obstacle < 0.0 {
+            // The probe found the step beyond this tick's motion: the slide makes the move,
+            // and a later tick climbs.
+            return Climb::Free;
+        }
+        let (lifted, ahead) = if rounded {
             // A rounded bottom: lifted clear of the step's top, the slide carries the body by
             // the tick's own motion, and the step down stands it on the edge (or the tread),
             // over which it rolls in the next ticks. It moves ahead only as far as its side
