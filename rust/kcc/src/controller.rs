@@ -642,10 +642,11 @@ impl Controller {
 
     /// If a step blocks the `motion` (m: horizontal, or along the floor's slope) of a move from
     /// `from` (m), puts the body where a slide by `motion` lands it on the step: `from` lifted by
-    /// the step's height, and moved ahead by what the landing needs beyond `motion` (the minimum
-    /// forward step). For a rounded bottom landing on the step's edge, `from` lifted clear of the
-    /// edge: the slide carries it over, and the step down after it stands it on the edge.
-    /// Says what it found otherwise, and leaves the body alone.
+    /// the step's height, and moved ahead by what a level landing needs beyond `motion` (the
+    /// minimum forward step). For a rounded bottom landing on the step's edge or on a tread that
+    /// is not level under it, `from` lifted clear of the edge: the slide carries it over by its
+    /// own motion, and the step down after it stands it on the edge. Says what it found
+    /// otherwise, and leaves the body alone.
     /// `level`: the body stands at `from` on level floor (see [`step_up`]).
     fn climb<B: KinematicBody + ?Sized>(
         &self,
