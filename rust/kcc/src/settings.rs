@@ -84,6 +84,11 @@ checked_by_repair!(
 
 /// One normalized ADSR speed curve: how fast the character reaches its top speed and stops.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(deny_unknown_fields)
+)]
 pub struct SpeedCurve {
     /// Top horizontal speed with the stick fully pushed, m/s.
     pub max_speed: f32,
@@ -138,6 +143,11 @@ struct Names {
 
 /// Horizontal movement: one curve on the floor and one in the air.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default, deny_unknown_fields)
+)]
 pub struct MovementSettings {
     /// Curve used while the character stands on floor.
     pub ground: SpeedCurve,
@@ -188,6 +198,11 @@ impl MovementSettings {
 
 /// How a grounded move finds a step in its way.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 pub enum StepDetection {
     /// From the move's own contacts (the rigidbody article's technique): the engine's slide
     /// goes first, and only a slide that met a wall runs the stair sweeps. Flat ground costs
@@ -202,6 +217,11 @@ pub enum StepDetection {
 
 /// How a body on the ground follows steps and slopes up and down.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
 pub enum GroundFollow {
     /// Stair sweeps (the stair article's technique): the body is lifted onto a step and
     /// snapped down onto a lower one at once, and the `stepped` report moves the camera
@@ -218,6 +238,11 @@ pub enum GroundFollow {
 
 /// Stair stepping up and down.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default, deny_unknown_fields)
+)]
 pub struct StairSettings {
     /// Whether the character steps up onto ledges no higher than `max_step_height`.
     pub step_up_enabled: bool,
@@ -319,6 +344,11 @@ impl StairSettings {
 
 /// Falling and jumping.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default, deny_unknown_fields)
+)]
 pub struct GravitySettings {
     /// Downward acceleration, m/s².
     pub gravity: f32,
@@ -376,6 +406,11 @@ impl GravitySettings {
 /// button is held. They take effect when the caller carries a [`crate::JumpState`] from tick to
 /// tick ([`crate::Controller::tick_with`]).
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default, deny_unknown_fields)
+)]
 pub struct JumpSettings {
     /// How long after walking off a ledge a jump press still jumps, s (0: only on the floor).
     pub coyote_time: f32,
@@ -436,6 +471,11 @@ impl JumpSettings {
 /// Crouching (see [`crate::crouch`]): the shape's height, speed and step height while the crouch
 /// input is held.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default, deny_unknown_fields)
+)]
 pub struct CrouchSettings {
     /// Height of the body's shape while crouched, m (a capsule stays at least as tall as it is
     /// wide). No lower than the standing shape: crouching changes nothing.
@@ -503,6 +543,11 @@ pub const MIN_CROUCH_HEIGHT: f32 = 0.05;
 
 /// Everything the controller is tuned with.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default, deny_unknown_fields)
+)]
 pub struct ControllerSettings {
     /// Horizontal speed curves.
     pub movement: MovementSettings,
