@@ -11,6 +11,7 @@
 //! - [`server`] serves the page, the engine and the pack on 127.0.0.1 and carries the oracle's
 //!   synchronous calls; [`browser`] runs Chromium in its own process group;
 //! - [`session::GodotSession`] holds the conversation ([`protocol`]);
+//! - [`web_demo`] packs the web demo (the sample course moved by the wasm core, `web_demo/`);
 //! - [`body::GodotBody`] is the port: each method is the oracle's function of the same name in
 //!   `godot_oracle/port.gd`, which mirrors `rust/godot/src/body.rs` call for call.
 //!
@@ -27,6 +28,7 @@ pub mod pck;
 pub mod protocol;
 pub mod server;
 pub mod session;
+pub mod web_demo;
 
 pub use body::{GodotBody, Observation, PortCalls};
 pub use engine::Engine;

@@ -77,8 +77,13 @@ pub struct Server {
 impl Server {
     /// Starts serving `routes` (path to file) on a free port of 127.0.0.1.
     pub fn start(routes: HashMap<String, Route>) -> Result<Self, GodotError> {
-        let listener = TcpListener::bind(("127.0.0.1", 0))
-            .map_err(GodotError::io("binding a loopback port"))?;
+        Self::start_on(0, routes)
+    }
+
+    /// Starts serving `routes` on `port` of 127.0.0.1 (0: a free one).
+    pub fn start_on(port: u16, routes: HashMap<String, Route>) -> Result<Self, GodotError> {
+        let listener = TcpListener::bind(("127.0.0.1", port))
+            .map_err(GodotError::io(format!("binding port {port} of 127.0.0.1")))?;
         let address = listener
             .local_addr()
             .map_err(GodotError::io("reading the loopback port"))?;

@@ -29,3 +29,4 @@ pub mod report;
 pub mod run;
 pub mod scenario;
 pub mod trace;
+pub mod web;

@@ -38,6 +38,26 @@ enum Command {
     /// Run scenarios in the parry world and in the Godot world, and replay every motion
     /// query of the parry run in Godot: where the worlds differ.
     Compare(CompareArgs),
+    /// Write the web demo (the sample course in Godot's web template, moved by the core built
+    /// for wasm) as a static site, and serve it on 127.0.0.1.
+    WebDemo(WebDemoArgs),
+}
+
+#[derive(clap::Args)]
+struct WebDemoArgs {
+    /// The wasm build of the core (scripts/web-demo/build-wasm.sh); under the repository's
+    /// root when relative.
+    #[arg(long, default_value = kcc_sim::web::CORE)]
+    core: PathBuf,
+    /// Folder to write the site into (out/web-demo when absent).
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Serve the site on 127.0.0.1 after writing it, until stopped.
+    #[arg(long)]
+    serve: bool,
+    /// Port to serve on (0: any free port).
+    #[arg(long, default_value_t = 8060)]
+    port: u16,
 }
 
 #[derive(clap::Args)]
@@ -270,6 +290,24 @@ const FAILED: u8 = 1;
 /// Exit code: invalid input or unwritable output.
 const INVALID: u8 = 2;
 
+fn web_demo(args: &WebDemoArgs) -> Result<bool, String> {
+    let core = kcc_sim::godot::repo_root().join(&args.core);
+    let files = kcc_sim::web::site(&core)?;
+    let out = args.out.clone().unwrap_or_else(kcc_sim::web::default_out);
+    kcc_sim::web::write(&files, &out)?;
+    let size: usize = files.iter().map(|f| f.data.len()).sum();
+    println!(
+        "web-demo: {} files, {} KiB, in {} (static files: any web server can serve them)",
+        files.len(),
+        size / 1024,
+        out.display()
+    );
+    if args.serve {
+        kcc_sim::web::serve(files, args.port)?;
+    }
+    Ok(true)
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -298,6 +336,7 @@ fn main() -> ExitCode {
             bench::bench(&dir, &options).map(|()| true)
         }
         Command::Compare(args) => compare_files(&args),
+        Command::WebDemo(args) => web_demo(&args),
     };
     match result {
         Ok(true) => ExitCode::from(PASSED),

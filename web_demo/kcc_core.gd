@@ -1,0 +1,147 @@
+extends RefCounted
+## The controller core compiled to wasm (rust/kcc-wasm), as GDScript sees it: the page loads
+## the module and offers it as `window.kccCore`; this object makes characters, runs their
+## ticks, and answers the core's port calls with each body's Port (res://port.gd, the GDScript
+## twin of rust/godot/src/body.rs, the very file the Godot world's oracle uses).
+##
+## A tick goes GDScript -> page -> wasm; each port call of the core comes back wasm -> page ->
+## GDScript (a JavaScriptBridge callback, while the tick's call is still running) and is
+## answered through `kccCore.answer(...)`, which writes the numbers where the core reads them.
+
+const Port := preload("res://port.gd")
+
+## Slots of a tick's report (rust/kcc-wasm/src/mailbox.rs, `report`).
+enum Report {
+	VELOCITY_X,
+	VELOCITY_Y,
+	VELOCITY_Z,
+	REAL_VELOCITY_X,
+	REAL_VELOCITY_Y,
+	REAL_VELOCITY_Z,
+	STEP_UP,
+	STEP_DOWN,
+	STEPPED,
+	STEPPED_FLAG,
+	WAS_ON_FLOOR,
+	ON_FLOOR,
+	JUMPED,
+	CROUCHED,
+	SUBSTEPS,
+	SANITIZED,
+}
+
+var _core: JavaScriptObject
+var _callback: JavaScriptObject
+var _ports: Array[Port] = []
+
+
+func _init() -> void:
+	_core = JavaScriptBridge.get_interface("kccCore")
+	if _core == null:
+		push_error("kcc: the page has no kccCore (the wasm core did not load)")
+		return
+	# The page keeps only a reference: this object must keep the callback alive.
+	_callback = JavaScriptBridge.create_callback(_on_port_call)
+	_core.setPort(_callback)
+
+
+## True when the page's wasm core is there.
+func is_loaded() -> bool:
+	return _core != null
+
+
+## A character that moves `body`, with settings (the fields of kcc::ControllerSettings, missing
+## ones at their defaults). Its handle, or 0 after printing why.
+func add_character(body: CharacterBody3D, settings: Dictionary) -> int:
+	if _core == null:
+		return 0
+	_ports.append(Port.new(body))
+	var handle: int = _core.newCharacter(_ports.size() - 1, JSON.stringify(settings))
+	if handle == 0:
+		push_error("kcc: %s" % _core.error())
+	return handle
+
+
+## One tick of `dt` s (the node's tick: ADSR speed, gravity and jump, step up, move, step
+## down): the report's numbers, by [enum Report]; empty for an unknown handle.
+func tick(
+	handle: int, wish: Vector3, jump: bool, crouch: bool, velocity: Vector3, dt: float
+) -> PackedFloat64Array:
+	var text: String = _core.tick(
+		handle,
+		wish.x,
+		wish.y,
+		wish.z,
+		int(jump),
+		int(crouch),
+		velocity.x,
+		velocity.y,
+		velocity.z,
+		dt
+	)
+	return text.split_floats(",") if not text.is_empty() else PackedFloat64Array()
+
+
+## A port call of the core: [name, body id, numbers...]. Answers go back through `answer`.
+func _on_port_call(args: Array) -> void:
+	var port: Port = _ports[int(args[1])]
+	match String(args[0]):
+		"position":
+			_answer_vector(port.position())
+		"set_position":
+			port.set_position(Vector3(args[2], args[3], args[4]))
+		"test_move":
+			_answer_test_move(
+				port.test_move(Vector3(args[2], args[3], args[4]), Vector3(args[5], args[6], args[7]))
+			)
+		"move_and_slide":
+			_answer_vector(port.move_and_slide(Vector3(args[2], args[3], args[4]), args[5]))
+		"is_on_floor":
+			_core.answer(1 if port.is_on_floor() else 0)
+		"is_on_wall":
+			_core.answer(1 if port.is_on_wall() else 0)
+		"floor_normal":
+			_answer_vector(port.floor_normal())
+		"apply_floor_snap":
+			port.apply_floor_snap()
+		"up_direction":
+			_answer_vector(port.up_direction())
+		"floor_max_angle":
+			_core.answer(port.floor_max_angle())
+		"safe_margin":
+			_core.answer(port.safe_margin())
+		"shape_height":
+			_core.answer(port.shape_height())
+		"set_shape_height":
+			port.set_shape_height(args[2])
+		_:
+			push_error("kcc: unknown port call %s" % args[0])
+
+
+func _answer_vector(v: Vector3) -> void:
+	_core.answer(v.x, v.y, v.z)
+
+
+## Travel, remainder, normal, point, depth, then the hit flag (rust/kcc-wasm/src/host.rs).
+func _answer_test_move(found: Dictionary) -> void:
+	var travel: Vector3 = found["travel"]
+	var rest: Vector3 = found["remainder"]
+	var normal: Vector3 = found.get("normal", Vector3.ZERO)
+	var point: Vector3 = found.get("point", Vector3.ZERO)
+	var depth: float = found.get("depth", 0.0)
+	_core.answer(
+		travel.x,
+		travel.y,
+		travel.z,
+		rest.x,
+		rest.y,
+		rest.z,
+		normal.x,
+		normal.y,
+		normal.z,
+		point.x,
+		point.y,
+		point.z,
+		depth,
+		1 if found["hit"] else 0
+	)
