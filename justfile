@@ -82,3 +82,12 @@ fuzz seconds="60":
 # Everything CI runs.
 ci:
     bash .ci/run
+
+# The web demo: the core built for wasm, the sample course in Godot's web template; served on 127.0.0.1:8060.
+web-demo: godot-web
+    scripts/web-demo/build-wasm.sh
+    scripts/kcc-sim.sh web-demo --serve
+
+# The web demo's headless check: keys walk the main staircase in Chromium (rendering on); screenshots in out/web-demo-check/.
+web-demo-check: godot-web
+    scripts/web-demo/check.sh

@@ -91,6 +91,7 @@ func _physics_process(delta: float) -> void:
 		p.z,
 		1 if player.on_floor() else 0,
 		camera.global_position.y,
+		camera.offset,
 		player.tick_step(),
 		speed,
 		shape_name()

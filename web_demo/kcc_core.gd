@@ -8,8 +8,6 @@ extends RefCounted
 ## GDScript (a JavaScriptBridge callback, while the tick's call is still running) and is
 ## answered through `kccCore.answer(...)`, which writes the numbers where the core reads them.
 
-const Port := preload("res://port.gd")
-
 ## Slots of a tick's report (rust/kcc-wasm/src/mailbox.rs, `report`).
 enum Report {
 	VELOCITY_X,
@@ -30,6 +28,8 @@ enum Report {
 	SANITIZED,
 }
 
+const Port := preload("res://port.gd")
+
 var _core: JavaScriptObject
 var _callback: JavaScriptObject
 var _ports: Array[Port] = []
@@ -43,11 +43,6 @@ func _init() -> void:
 	# The page keeps only a reference: this object must keep the callback alive.
 	_callback = JavaScriptBridge.create_callback(_on_port_call)
 	_core.setPort(_callback)
-
-
-## True when the page's wasm core is there.
-func is_loaded() -> bool:
-	return _core != null
 
 
 ## A character that moves `body`, with settings (the fields of kcc::ControllerSettings, missing

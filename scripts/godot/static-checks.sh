@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Static checks of the GDScript: every .gd file under godot_project (the sample project) and
-# godot_oracle (the Godot world's oracle) that git tracks (or would track: new files count too)
+# godot_oracle (the Godot world's oracle) and web_demo (the web demo) that git tracks (or would track: new files count too)
 # must parse (gdparse) and pass the style linter (gdlint). Installs gdtoolkit 4 from PyPI when
 # its commands are missing.
 set -euo pipefail
@@ -13,8 +13,8 @@ if ! command -v gdparse >/dev/null 2>&1 || ! command -v gdlint >/dev/null 2>&1; 
   python3 -m pip install --quiet "gdtoolkit>=4,<5" >&2
 fi
 
-mapfile -t files < <(git ls-files --cached --others --exclude-standard -- 'godot_project/*.gd' 'godot_oracle/*.gd')
-for folder in godot_project godot_oracle; do
+mapfile -t files < <(git ls-files --cached --others --exclude-standard -- 'godot_project/*.gd' 'godot_oracle/*.gd' 'web_demo/*.gd')
+for folder in godot_project godot_oracle web_demo; do
   if ! printf '%s\n' "${files[@]}" | grep -q "^$folder/"; then
     echo "static-checks: no .gd files found under $folder" >&2
     exit 1

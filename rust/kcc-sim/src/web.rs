@@ -35,7 +35,8 @@ pub fn write(files: &[SiteFile], out: &Path) -> Result<(), String> {
     std::fs::create_dir_all(out).map_err(|e| format!("web-demo: {}: {e}", out.display()))?;
     for file in files {
         let path = out.join(&file.name);
-        std::fs::write(&path, &file.data).map_err(|e| format!("web-demo: {}: {e}", path.display()))?;
+        std::fs::write(&path, &file.data)
+            .map_err(|e| format!("web-demo: {}: {e}", path.display()))?;
     }
     Ok(())
 }

@@ -1,0 +1,234 @@
+// The web demo's headless check: Debian's Chromium with rendering on (software WebGL 2,
+// SwiftShader) loads the demo served by `kcc-sim web-demo --serve`, and Playwright sends keys
+// through the DevTools protocol (Input.dispatchKeyEvent) to walk the character up the sample
+// course's main staircase (Stairs30cm: eight 0.3 m steps in front of the spawn) and back down,
+// for each tick rate and shape asked. The page records every physics tick (position, floor,
+// camera); the check asserts on that trace and saves two screenshots per walk (on the stairs,
+// at the top) into the output folder, each checked not to be blank.
+//
+//   node scripts/web-demo/check.mjs [--rates 60,144] [--shapes capsule,cylinder] [--out DIR]
+//                                   [--max-jolt M] [--run]
+//
+// Needs the site's parts built (scripts/web-demo/build-wasm.sh) and Chromium (CHROMIUM, or
+// chromium on PATH; scripts/godot-web/setup.sh installs it). Prints one line per walk and a
+// summary; exits 1 when any walk fails.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const option = (name, fallback) => {
+  const at = process.argv.indexOf(`--${name}`);
+  return at > 0 && process.argv[at + 1] ? process.argv[at + 1] : fallback;
+};
+const rates = option('rates', '60,144').split(',').map(Number);
+const shapes = option('shapes', 'capsule,cylinder').split(',');
+// Shift walks (the stick pushed 0.3 of the way: 1.5 m/s); --run runs at 5 m/s.
+const walkKey = process.argv.includes('--run') ? null : 'Shift';
+const out = resolve(root, option('out', 'out/web-demo-check'));
+mkdirSync(out, { recursive: true });
+
+// The staircase (godot_project/course.tscn, Stairs30cm): risers from z = -2 going -z, 0.3 m
+// each, the landing at 2.4 m from z = -4.4 on.
+const TOP = 2.4;
+const LANDING_Z = -4.4;
+const BOTTOM_Z = -2.0;
+// The largest jolt of the camera in one tick, m (see the walk's measure below and the
+// README, "Play it in the browser"): 2 cm, or --max-jolt M.
+const MAX_JOLT = Number(option('max-jolt', '0.02'));
+// Real seconds a walk may take before it counts as stuck.
+const WALK_TIMEOUT = 90;
+
+const sleep = (ms) => new Promise((done) => { setTimeout(done, ms); });
+
+/** Starts `kcc-sim web-demo --serve --port 0`; resolves with the site's URL and the process. */
+function serve() {
+  return new Promise((ready, failed) => {
+    const server = spawn(join(root, 'scripts/kcc-sim.sh'), ['web-demo', '--serve', '--port', '0'],
+      { cwd: root, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    server.stderr.on('data', (chunk) => { text += chunk; });
+    let text = '';
+    server.stdout.on('data', (chunk) => {
+      text += chunk;
+      const found = text.match(/serving (http:\/\/127\.0\.0\.1:\d+)\//);
+      if (found) ready({ url: found[1], server });
+    });
+    server.on('exit', (code) => failed(new Error(`kcc-sim web-demo exited with ${code}: ${text}`)));
+  });
+}
+
+/** Counts colours of a PNG screenshot inside the browser (it decodes PNG; Node does not). */
+async function colours(page, png) {
+  return page.evaluate(async (base64) => {
+    const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+    const bitmap = await createImageBitmap(new Blob([bytes], { type: 'image/png' }));
+    const canvas = new OffscreenCanvas(bitmap.width, bitmap.height);
+    const context = canvas.getContext('2d');
+    context.drawImage(bitmap, 0, 0);
+    const { data } = context.getImageData(0, 0, bitmap.width, bitmap.height);
+    const seen = new Set();
+    let stairs = 0;
+    for (let i = 0; i < data.length; i += 4) {
+      const [r, g, b] = [data[i], data[i + 1], data[i + 2]];
+      seen.add(((r >> 4) << 8) | ((g >> 4) << 4) | (b >> 4));
+      // The stairs' material, warm orange (0.85, 0.55, 0.25) lit and tone-mapped: red the
+      // largest, blue far below it.
+      if (r > 150 && r >= g && b < 0.75 * g && r - b > 80) stairs += 1;
+    }
+    return { distinct: seen.size, stairs: stairs / (data.length / 4) };
+  }, png.toString('base64'));
+}
+
+async function trace(page) {
+  return page.evaluate(() => window.kccDemo.trace.slice());
+}
+
+async function last(page) {
+  return page.evaluate(() => {
+    const all = window.kccDemo.trace;
+    return all.length ? all[all.length - 1] : null;
+  });
+}
+
+/** Holds `key` until `done(row)` is true for the newest tick; false on timeout. */
+async function holdUntil(page, key, done) {
+  if (walkKey) await page.keyboard.down(walkKey);
+  await page.keyboard.down(key);
+  const start = Date.now();
+  try {
+    while (Date.now() - start < WALK_TIMEOUT * 1000) {
+      const row = await last(page);
+      if (row && done(row)) return true;
+      await sleep(100);
+    }
+    return false;
+  } finally {
+    await page.keyboard.up(key);
+    if (walkKey) await page.keyboard.up(walkKey);
+  }
+}
+
+async function walk(browser, url, rate, shape) {
+  const name = `${shape}-${rate}hz`;
+  const page = await browser.newPage({ viewport: { width: 640, height: 360 } });
+  const problems = [];
+  try {
+    await page.goto(`${url}/?rate=${rate}&shape=${shape}`);
+    await page.waitForFunction(() => window.kccDemo && window.kccDemo.trace.length > 30,
+      null, { timeout: 60000 });
+    const log = await page.evaluate(() => window.kccDemo.log.join('\n'));
+    if (!log.includes(`demo: ready at ${rate} Hz with a ${shape}`)) {
+      problems.push(`the demo did not start at ${rate} Hz with a ${shape}: ${log.slice(-300)}`);
+    }
+    const begin = (await last(page)).tick;
+    // Up, with a screenshot half way.
+    let onStairs = null;
+    const up = await holdUntil(page, 'KeyW', (row) => {
+      if (!onStairs && row.y > 0.9 && row.y < 1.6) onStairs = true;
+      return row.y > TOP - 0.01 && row.z < LANDING_Z - 0.3;
+    });
+    if (!up) problems.push('did not reach the top');
+    await sleep(300);
+    const shots = {};
+    shots.top = await page.screenshot({ path: join(out, `${name}-top.png`) });
+    // Down, walking backwards (the camera keeps looking up the stairs).
+    const down = await holdUntil(page, 'KeyS', (row) => row.y < 0.01 && row.z > BOTTOM_Z + 0.5);
+    if (!down) problems.push('did not come back down');
+    // A screenshot on the stairs: walk up three steps again.
+    await holdUntil(page, 'KeyW', (row) => row.y > 0.85);
+    await sleep(200);
+    shots.stairs = await page.screenshot({ path: join(out, `${name}-stairs.png`) });
+    const rows = (await trace(page)).filter((row) => row.tick > begin);
+    writeFileSync(join(out, `${name}-trace.json`), JSON.stringify(rows));
+
+    // On the floor every tick.
+    const off = rows.filter((row) => !row.onFloor).map((row) => row.tick);
+    if (off.length) problems.push(`off the floor at ${off.length} ticks (${off.slice(0, 5)})`);
+    if (rows.some((row) => row.shape !== shape || Math.abs(row.dt - 1 / rate) > 1e-4)) {
+      problems.push('a tick ran with another shape or rate');
+    }
+    // The camera's jolt: how much its vertical speed changes from one tick to the next once
+    // the smoother's own ease-back is taken out: a drop or lift the smoother was not told of
+    // shows as a jolt of its height; walking a slope, or rolling over a rounded edge, does not.
+    let jolt = 0;
+    let cameraMove = 0;
+    let bodyMove = 0;
+    let previous = 0;
+    const decay = 20;
+    for (let i = 1; i < rows.length; i += 1) {
+      const [a, b] = [rows[i - 1], rows[i]];
+      const ease = -(a.cameraOffset - b.stepped) * (1 - Math.exp(-decay * b.dt));
+      const change = b.cameraY - a.cameraY;
+      const own = change - ease;
+      if (i > 1) jolt = Math.max(jolt, Math.abs(own - previous));
+      previous = own;
+      cameraMove = Math.max(cameraMove, Math.abs(change));
+      bodyMove = Math.max(bodyMove, Math.abs(b.y - a.y));
+    }
+    if (jolt > MAX_JOLT) problems.push(`camera jolt ${(jolt * 100).toFixed(1)} cm in a tick`);
+    const steps = rows.filter((row) => row.stepped !== 0).length;
+    // The screenshots: not blank, the course's colours there.
+    for (const [where, png] of Object.entries(shots)) {
+      const seen = await colours(page, png);
+      if (seen.distinct < 16) problems.push(`${where} screenshot has ${seen.distinct} colours`);
+      if (where === 'stairs' && seen.stairs < 0.05) {
+        problems.push(`${where} screenshot shows ${(seen.stairs * 100).toFixed(1)} % stairs`);
+      }
+    }
+    const summary = `${rows.length} ticks, top ${Math.max(...rows.map((r) => r.y)).toFixed(3)} m, `
+      + `${steps} step ticks, camera jolt at most ${(jolt * 100).toFixed(2)} cm `
+      + `(camera moved at most ${(cameraMove * 100).toFixed(1)} cm in a tick, the body `
+      + `${(bodyMove * 100).toFixed(1)} cm)`;
+    return { name, problems, summary };
+  } catch (error) {
+    problems.push(String(error));
+    return { name, problems, summary: '' };
+  } finally {
+    await page.close();
+  }
+}
+
+/** The Chromium binary: CHROMIUM, or the first of the usual names on PATH. */
+function chromiumBinary() {
+  if (process.env.CHROMIUM) return process.env.CHROMIUM;
+  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
+    try {
+      return execFileSync('sh', ['-c', `command -v ${name}`]).toString().trim();
+    } catch {
+      // not this one
+    }
+  }
+  console.error('web-demo-check: no Chromium: run scripts/godot-web/setup.sh or set CHROMIUM');
+  process.exit(1);
+}
+
+const executablePath = chromiumBinary();
+const { url, server } = await serve();
+let failed = 0;
+try {
+  const browser = await chromium.launch({
+    executablePath,
+    args: ['--headless=new', '--enable-unsafe-swiftshader', '--no-sandbox',
+      '--disable-background-timer-throttling', '--disable-renderer-backgrounding'],
+  });
+  try {
+    for (const rate of rates) {
+      for (const shape of shapes) {
+        const result = await walk(browser, url, rate, shape);
+        const ok = result.problems.length === 0;
+        if (!ok) failed += 1;
+        console.log(`web-demo-check ${result.name}: ${ok ? 'PASS' : 'FAIL'} ${result.summary}`
+          + (ok ? '' : `: ${result.problems.join('; ')}`));
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+} finally {
+  process.kill(-server.pid, 'SIGTERM');
+}
+const total = rates.length * shapes.length;
+console.log(`web-demo-check: ${total - failed} of ${total} walks passed; screenshots and traces in ${out}`);
+process.exit(failed ? 1 : 0);
