@@ -37,19 +37,29 @@ pub fn pack() -> Vec<u8> {
     pck::write(&files, (4, 4))
 }
 
+/// The names of the files in a folder of the repository, sorted, hidden ones left out: what a
+/// pack must cover.
+#[cfg(test)]
+pub(crate) fn repository_folder(folder: &str) -> Vec<String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .join(folder);
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| !name.starts_with('.'))
+        .collect();
+    names.sort();
+    names
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn every_file_of_the_oracle_folder_is_packed() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../godot_oracle");
-        let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|name| !name.starts_with('.'))
-            .collect();
-        on_disk.sort();
+        let on_disk = repository_folder("godot_oracle");
         let mut packed: Vec<String> = FILES.iter().map(|(p, _)| p.to_string()).collect();
         packed.sort();
         assert_eq!(on_disk, packed);

@@ -295,13 +295,7 @@ mod tests {
 
     #[test]
     fn every_file_of_the_demo_folder_is_packed_or_served() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web_demo");
-        let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|name| !name.starts_with('.'))
-            .collect();
-        on_disk.sort();
+        let on_disk = crate::oracle::repository_folder("web_demo");
         let mut known: Vec<String> = FILES
             .iter()
             .map(|(p, _)| p.to_string())
