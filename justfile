@@ -88,6 +88,6 @@ web-demo: godot-web
     scripts/web-demo/build-wasm.sh
     scripts/kcc-sim.sh web-demo --serve
 
-# The web demo's headless check: keys walk the main staircase in Chromium (rendering on); screenshots in out/web-demo-check/.
+# The web demo's headless check: keys walk the main staircase in Chromium (rendering on), and a scripted walk replayed in the page matches kcc-sim --world godot within 1 cm; screenshots and traces in out/web-demo-check/.
 web-demo-check: godot-web
     scripts/web-demo/check.sh

@@ -2,10 +2,11 @@ extends Node3D
 ## The web demo: the sample course with a character moved by the wasm core. Keys 1-4 set the
 ## tick rate (30, 60, 144, 240 Hz), Tab switches the body between a capsule and a cylinder.
 ##
-## The page's URL can set the start (`rate=144`, `shape=cylinder`, `at=x,y,z`, `yaw=degrees`);
-## the page passes them on as user arguments. After every physics tick (this node ticks last)
-## the tick is recorded into the page's trace (`kccDemo.record`), which the headless check
-## reads: position, floor, camera height, steps.
+## The page's URL can set the start (`rate=144`, `shape=cylinder`, `at=x,y,z`, `yaw=degrees`)
+## and script the input of the first ticks instead of the keyboard (`input=`, see
+## [method _script]); the page passes them on as user arguments. After every physics tick (this
+## node ticks last) the tick is recorded into the page's trace (`kccDemo.record`), which the
+## headless check reads: position, floor, camera height, steps.
 
 ## Tick rates keys 1 to 4 select, Hz.
 const RATES: Array[int] = [30, 60, 144, 240]
@@ -37,6 +38,8 @@ func _ready() -> void:
 			player.global_position = Vector3(at[0], at[1], at[2])
 	if args.has("yaw"):
 		player.yaw_node.rotation_degrees.y = float(args["yaw"])
+	if args.has("input"):
+		player.script_input = _script(String(args["input"]))
 	print("demo: ready at %d Hz with a %s" % [Engine.physics_ticks_per_second, shape_name()])
 
 
@@ -105,3 +108,20 @@ static func _user_args() -> Dictionary:
 		if pair.size() == 2:
 			args[pair[0]] = pair[1]
 	return args
+
+
+## Scripted input, one entry per tick ([wish direction, jump, crouch]), from runs written
+## `x,y,z,jump,crouch,ticks` and separated by `;`: the world-space wish direction (length 0..1),
+## jump and crouch held (1 or 0), for that many ticks. A run written otherwise is refused with a
+## warning, and the keyboard is used.
+static func _script(text: String) -> Array:
+	var ticks := []
+	for run in text.split(";", false):
+		var v := run.split_floats(",", false)
+		if v.size() != 6 or v[5] < 1.0:
+			push_warning("demo: input run '%s' is not x,y,z,jump,crouch,ticks" % run)
+			return []
+		for i in int(v[5]):
+			ticks.append([Vector3(v[0], v[1], v[2]), v[3] != 0.0, v[4] != 0.0])
+	print("demo: %d scripted ticks" % ticks.size())
+	return ticks

@@ -20,8 +20,8 @@ var report := PackedFloat64Array()
 var last_step := 0.0
 ## Stair steps so far.
 var steps := 0
-## Scripted input instead of the keyboard: [wish direction, jump] for each tick from now on
-## (the check's walks); empty: the keyboard.
+## Scripted input instead of the keyboard: [wish direction, jump, crouch] for each tick from
+## now on (the check's replays of `kcc-sim` runs); empty: the keyboard.
 var script_input: Array = []
 
 var _core: KccCore
@@ -38,10 +38,12 @@ func _physics_process(delta: float) -> void:
 		return
 	var wish := Vector3.ZERO
 	var jump := false
+	var crouch := false
 	if not script_input.is_empty():
 		var next: Array = script_input.pop_front()
 		wish = next[0]
 		jump = next[1]
+		crouch = next[2]
 	else:
 		var stick := Input.get_vector("move_left", "move_right", "move_forward", "move_back")
 		var basis := yaw_node.global_basis if yaw_node else global_basis
@@ -49,7 +51,7 @@ func _physics_process(delta: float) -> void:
 		if Input.is_physical_key_pressed(KEY_SHIFT):
 			wish *= walk_share
 		jump = Input.is_action_pressed("jump")
-	var crouch := Input.is_physical_key_pressed(KEY_C)
+		crouch = Input.is_physical_key_pressed(KEY_C)
 	report = _core.tick(_handle, wish, jump, crouch, velocity, delta)
 	if report.is_empty():
 		return

@@ -7,13 +7,19 @@
 // at the top) into the output folder, each checked not to be blank.
 //
 //   node scripts/web-demo/check.mjs [--rates 60,144] [--shapes capsule,cylinder] [--out DIR]
-//                                   [--max-jolt M] [--run]
+//                                   [--max-jolt M] [--run] [--compare]
+//
+// With --compare it replays instead: for each rate and shape, `kcc-sim --world godot` runs the
+// scenario scenarios/web_demo/stairs30cm_<shape>.toml (the same staircase, walked by a script)
+// and writes its trace; the page is loaded with that trace's input per tick (`input=`) from
+// the scenario's start (`at=`), and the two traces must agree: the body within 1 cm on every
+// tick (--max-gap M), on the floor on the same ticks. Both run our core against the same Godot.
 //
 // Needs the site's parts built (scripts/web-demo/build-wasm.sh) and Chromium (CHROMIUM, or
 // chromium on PATH; scripts/godot-web/setup.sh installs it). Prints one line per walk and a
 // summary; exits 1 when any walk fails.
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -38,6 +44,8 @@ const BOTTOM_Z = -2.0;
 // The largest jolt of the camera in one tick, m (see the walk's measure below and the
 // README, "Play it in the browser"): 2 cm, or --max-jolt M.
 const MAX_JOLT = Number(option('max-jolt', '0.02'));
+// How far the page's body may be from kcc-sim's on any tick of a replay, m.
+const MAX_GAP = Number(option('max-gap', '0.01'));
 // Real seconds a walk may take before it counts as stuck.
 const WALK_TIMEOUT = 90;
 
@@ -190,6 +198,90 @@ async function walk(browser, url, rate, shape) {
   }
 }
 
+/** The scenario's start position, m (`position` in its `[start]` table). */
+function scenarioStart(file) {
+  const found = readFileSync(file, 'utf8').match(/\[start\][^[]*?position\s*=\s*\[([^\]]+)\]/);
+  if (!found) throw new Error(`${file}: no [start] position`);
+  return found[1].split(',').map(Number);
+}
+
+/** Runs `scenario` in kcc-sim's Godot world at `rate` Hz; its trace's rows, by column name. */
+function simulate(scenario, rate) {
+  const dir = join(out, 'kcc-sim');
+  const result = spawnSync(join(root, 'scripts/kcc-sim.sh'),
+    ['run', scenario, '--world', 'godot', '--tick-rate', String(rate), '--trace', dir],
+    { cwd: root, encoding: 'utf8' });
+  if (result.status !== 0) {
+    throw new Error(`kcc-sim run ${scenario} failed: ${result.stdout}${result.stderr}`);
+  }
+  const name = readFileSync(join(root, scenario), 'utf8').match(/^name\s*=\s*"([\w-]+)"/m);
+  if (!name) throw new Error(`${scenario}: no name`);
+  const stem = `${name[1]}_${rate}hz_kcc_godot`;
+  const [header, ...lines] = readFileSync(join(dir, `${stem}.csv`), 'utf8').trim().split('\n');
+  const columns = header.split(',');
+  return lines.map((line) => Object.fromEntries(
+    line.split(',').map((cell, i) => [columns[i], cell])));
+}
+
+/** The page's `input=` for `rows`: runs of equal input, `x,y,z,jump,crouch,ticks;...`. */
+function scriptOf(rows) {
+  const runs = [];
+  for (const row of rows) {
+    const key = [row.wish_x, row.wish_y, row.wish_z, row.jump, row.crouch].join(',');
+    const previous = runs[runs.length - 1];
+    if (previous && previous.key === key) previous.ticks += 1;
+    else runs.push({ key, ticks: 1 });
+  }
+  return runs.map((run) => `${run.key},${run.ticks}`).join(';');
+}
+
+/** Replays the kcc-sim walk of `shape` at `rate` Hz in the page and compares the traces. */
+async function replay(browser, url, rate, shape) {
+  const name = `replay-${shape}-${rate}hz`;
+  const problems = [];
+  let page = null;
+  try {
+    const scenario = `scenarios/web_demo/stairs30cm_${shape}.toml`;
+    const sim = simulate(scenario, rate);
+    const at = scenarioStart(join(root, scenario)).join(',');
+    page = await browser.newPage({ viewport: { width: 640, height: 360 } });
+    const query = new URLSearchParams({ rate, shape, at, input: scriptOf(sim) });
+    await page.goto(`${url}/?${query}`);
+    await page.waitForFunction((count) => window.kccDemo && window.kccDemo.trace.length >= count,
+      sim.length, { timeout: (60 + WALK_TIMEOUT) * 1000 });
+    const log = await page.evaluate(() => window.kccDemo.log.join('\n'));
+    if (!log.includes(`demo: ${sim.length} scripted ticks`)) {
+      problems.push(`the page did not take the ${sim.length} scripted ticks: ${log.slice(-300)}`);
+    }
+    const rows = (await trace(page)).slice(0, sim.length);
+    writeFileSync(join(out, `${name}-trace.json`), JSON.stringify(rows));
+    let gap = 0;
+    let worst = 0;
+    let floorDiffers = 0;
+    rows.forEach((row, i) => {
+      const s = sim[i];
+      const d = Math.hypot(row.x - Number(s.x_m), row.y - Number(s.y_m), row.z - Number(s.z_m));
+      if (d > gap) [gap, worst] = [d, i + 1];
+      if (row.onFloor !== (s.on_floor === '1')) floorDiffers += 1;
+    });
+    if (rows.length !== sim.length || rows[0].tick !== 1) {
+      problems.push(`the page's trace has ${rows.length} ticks from tick ${rows[0]?.tick}`);
+    }
+    if (gap > MAX_GAP) problems.push(`${(gap * 100).toFixed(2)} cm apart at tick ${worst}`);
+    if (floorDiffers) problems.push(`on floor differs on ${floorDiffers} ticks`);
+    const top = Math.max(...rows.map((r) => r.y));
+    const summary = `${rows.length} ticks against kcc-sim --world godot: largest gap `
+      + `${(gap * 1000).toFixed(3)} mm (tick ${worst}), top ${top.toFixed(3)} m, `
+      + `end z ${rows[rows.length - 1].z.toFixed(3)} m`;
+    return { name, problems, summary };
+  } catch (error) {
+    problems.push(String(error));
+    return { name, problems, summary: '' };
+  } finally {
+    if (page) await page.close();
+  }
+}
+
 /** The Chromium binary: CHROMIUM, or the first of the usual names on PATH. */
 function chromiumBinary() {
   if (process.env.CHROMIUM) return process.env.CHROMIUM;
@@ -216,7 +308,9 @@ try {
   try {
     for (const rate of rates) {
       for (const shape of shapes) {
-        const result = await walk(browser, url, rate, shape);
+        const result = process.argv.includes('--compare')
+          ? await replay(browser, url, rate, shape)
+          : await walk(browser, url, rate, shape);
         const ok = result.problems.length === 0;
         if (!ok) failed += 1;
         console.log(`web-demo-check ${result.name}: ${ok ? 'PASS' : 'FAIL'} ${result.summary}`
@@ -230,5 +324,6 @@ try {
   process.kill(-server.pid, 'SIGTERM');
 }
 const total = rates.length * shapes.length;
-console.log(`web-demo-check: ${total - failed} of ${total} walks passed; screenshots and traces in ${out}`);
+const what = process.argv.includes('--compare') ? 'replays' : 'walks';
+console.log(`web-demo-check: ${total - failed} of ${total} ${what} passed; screenshots and traces in ${out}`);
 process.exit(failed ? 1 : 0);

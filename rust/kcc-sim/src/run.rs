@@ -403,6 +403,8 @@ pub struct TickRecord {
     pub godot: Option<GodotTick>,
     /// Wall time of the controller's tick, ns.
     pub nanos: u64,
+    /// The input of the tick (what a replay elsewhere feeds the same controller).
+    pub command: Command,
 }
 
 /// A scenario run by one controller at one tick rate.
@@ -547,6 +549,7 @@ pub fn record(
             round_trips,
             godot: mover.body_state(),
             nanos,
+            command,
         });
     }
     if let Some(late) = mover.late_observations()? {

@@ -212,6 +212,13 @@ fn trace_and_plot_are_written() {
         assert_eq!(lines.len(), 1 + 30);
         let columns = lines[0].split(',').count();
         assert!(lines.iter().all(|l| l.split(',').count() == columns));
+        // The input of every tick, last: the stick pushed straight ahead, no jump, no crouch.
+        assert!(lines[0].ends_with(",wish_x,wish_y,wish_z,jump,crouch"));
+        assert!(
+            lines[1..].iter().all(|l| l.ends_with(",0,0,-1,0,0")),
+            "{}",
+            lines[1]
+        );
         let svg =
             std::fs::read_to_string(plots.join(format!("good_60hz_{controller}.svg"))).unwrap();
         assert!(

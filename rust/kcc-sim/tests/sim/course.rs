@@ -139,3 +139,30 @@ fn a_probe_every_tick_climbs_the_same_stairs_and_costs_a_query_more_on_flat_grou
     );
     assert!(probe.max <= 4.0, "{probe:?}");
 }
+
+#[test]
+fn the_web_demo_walk_passes_in_the_parry_world() {
+    // scenarios/web_demo/: the walk the web demo's page replays (not part of the course).
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/web_demo");
+    let files = course::files(&dir).unwrap();
+    assert_eq!(files.len(), 2, "{files:?}");
+    for file in files {
+        let scenario = Scenario::load(&file).unwrap();
+        for rate in [60.0, 144.0] {
+            let run = run::run(&scenario, ControllerKind::Kcc, rate).unwrap();
+            // Up the 2.4 m staircase and back onto the floor, the input recorded on each tick.
+            let top = run.ticks.iter().map(|t| t.position.y).fold(0.0, f32::max);
+            assert!((2.39..2.42).contains(&top), "{}: top {top}", scenario.name);
+            assert!(run.ticks.last().unwrap().position.y < 0.01);
+            assert_eq!(run.ticks[0].command.wish, glam::Vec3::NEG_Z);
+            assert_eq!(run.ticks.last().unwrap().command.wish, glam::Vec3::Z);
+            let outcome = Outcome::new(&scenario, run);
+            let failed: Vec<_> = outcome.checks.iter().filter(|c| !c.passed).collect();
+            assert!(
+                failed.is_empty(),
+                "{} at {rate} Hz: {failed:?}",
+                scenario.name
+            );
+        }
+    }
+}
