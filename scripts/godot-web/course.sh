@@ -3,8 +3,8 @@
 # margins and with box and hull margins 0, as CI runs it: four `kcc-sim run --world godot`
 # processes at once (each margin setting split into 240 Hz and 30+60+144 Hz, about the same
 # number of ticks), each with its own Chromium. A run spends most of its time waiting for round
-# trips to the browser, so four of them share two cores well: about 14 minutes for the lot,
-# where one after the other took about 20 (measured with 8 at once; 4 load the cores less).
+# trips to the browser, so four of them share two cores well: 13.5 minutes for the lot in a
+# clean-clone CI run, where the two runs one after the other took about 20.
 # Prints each run's output in order, then exits 1 if any run failed (a failed check of ours).
 # Needs scripts/godot-web/setup.sh first; extra arguments go to every run.
 set -uo pipefail

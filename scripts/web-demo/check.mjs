@@ -267,7 +267,10 @@ async function replay(browser, url, rate, shape) {
     if (rows.length !== sim.length || rows[0].tick !== 1) {
       problems.push(`the page's trace has ${rows.length} ticks from tick ${rows[0]?.tick}`);
     }
-    if (gap > MAX_GAP) problems.push(`${(gap * 100).toFixed(2)} cm apart at tick ${worst}`);
+    if (gap > MAX_GAP) {
+      problems.push(`${(gap * 1000).toFixed(3)} mm apart at tick ${worst} (at most `
+        + `${(MAX_GAP * 1000).toFixed(3)} mm)`);
+    }
     if (floorDiffers) problems.push(`on floor differs on ${floorDiffers} ticks`);
     const top = Math.max(...rows.map((r) => r.y));
     const summary = `${rows.length} ticks against kcc-sim --world godot: largest gap `
