@@ -198,15 +198,18 @@ async function walk(browser, url, rate, shape) {
   }
 }
 
-/** The scenario's start position, m (`position` in its `[start]` table). */
-function scenarioStart(file) {
-  const found = readFileSync(file, 'utf8').match(/\[start\][^[]*?position\s*=\s*\[([^\]]+)\]/);
-  if (!found) throw new Error(`${file}: no [start] position`);
-  return found[1].split(',').map(Number);
+/** What the replay needs of a scenario file: its `name` and its `[start]` position (m). */
+function scenarioFacts(scenario) {
+  const text = readFileSync(join(root, scenario), 'utf8');
+  const name = text.match(/^name\s*=\s*"([\w-]+)"/m);
+  const start = text.match(/\[start\][^[]*?position\s*=\s*\[([^\]]+)\]/);
+  if (!name || !start) throw new Error(`${scenario}: no name or no [start] position`);
+  return { name: name[1], start: start[1].split(',').map(Number) };
 }
 
-/** Runs `scenario` in kcc-sim's Godot world at `rate` Hz; its trace's rows, by column name. */
-function simulate(scenario, rate) {
+/** Runs `scenario` (named `name`) in kcc-sim's Godot world at `rate` Hz; its trace's rows, by
+ * column name. */
+function simulate(scenario, name, rate) {
   const dir = join(out, 'kcc-sim');
   const result = spawnSync(join(root, 'scripts/kcc-sim.sh'),
     ['run', scenario, '--world', 'godot', '--tick-rate', String(rate), '--trace', dir],
@@ -214,9 +217,7 @@ function simulate(scenario, rate) {
   if (result.status !== 0) {
     throw new Error(`kcc-sim run ${scenario} failed: ${result.stdout}${result.stderr}`);
   }
-  const name = readFileSync(join(root, scenario), 'utf8').match(/^name\s*=\s*"([\w-]+)"/m);
-  if (!name) throw new Error(`${scenario}: no name`);
-  const stem = `${name[1]}_${rate}hz_kcc_godot`;
+  const stem = `${name}_${rate}hz_kcc_godot`;
   const [header, ...lines] = readFileSync(join(dir, `${stem}.csv`), 'utf8').trim().split('\n');
   const columns = header.split(',');
   return lines.map((line) => Object.fromEntries(
@@ -242,8 +243,9 @@ async function replay(browser, url, rate, shape) {
   let page = null;
   try {
     const scenario = `scenarios/web_demo/stairs30cm_${shape}.toml`;
-    const sim = simulate(scenario, rate);
-    const at = scenarioStart(join(root, scenario)).join(',');
+    const facts = scenarioFacts(scenario);
+    const sim = simulate(scenario, facts.name, rate);
+    const at = facts.start.join(',');
     page = await browser.newPage({ viewport: { width: 640, height: 360 } });
     const query = new URLSearchParams({ rate, shape, at, input: scriptOf(sim) });
     await page.goto(`${url}/?${query}`);
