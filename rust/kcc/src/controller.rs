@@ -9,6 +9,7 @@ use glam::Vec3;
 use crate::body::KinematicBody;
 use crate::crouch::CrouchState;
 use crate::error::ConfigError;
+use crate::flat_base;
 use crate::floor::{along_floor, horizontal, unit_up, vertical};
 use crate::ground::{self, Ground};
 use crate::jump::JumpState;
@@ -255,7 +256,7 @@ impl Controller {
             |body, velocity, dt| match self.ground_under(body, velocity) {
                 Floating::Yes(ground) => self.move_floating(body, velocity, dt, ground),
                 Floating::No => {
-                    let stand = stand_of(body, velocity);
+                    let stand = stand_of(body, velocity, self.flat_reach());
                     self.move_once(body, velocity, dt, stand)
                 }
             },
@@ -326,7 +327,7 @@ impl Controller {
         let stand = match floating {
             Floating::Yes(Some(_)) => Stand::Floor,
             Floating::Yes(None) => Stand::Air,
-            Floating::No => stand_of(body, velocity),
+            Floating::No => stand_of(body, velocity, self.flat_reach()),
         };
         let on_floor = stand != Stand::Air;
         let curve = if on_floor {
@@ -405,8 +406,12 @@ impl Controller {
         } else {
             0.0
         };
-        let level = stand == Stand::Floor && body.floor_normal().dot(up) >= LEVEL_COSINE;
-        let push = if stand == Stand::Edge || follow {
+        let level = match stand {
+            Stand::Floor => body.floor_normal().dot(up) >= LEVEL_COSINE,
+            Stand::Held(_) => true,
+            Stand::Edge | Stand::Air => false,
+        };
+        let push = if matches!(stand, Stand::Edge | Stand::Held(_)) || follow {
             0.0
         } else {
             rise
@@ -448,6 +453,7 @@ impl Controller {
         };
         let mut on_edge = false;
         let mut caught = false;
+        let mut landed = None;
 
         if grounded && rise <= 0.0 && !body.is_on_floor() {
             let travelled = horizontal(body.position() - start, up);
@@ -461,11 +467,43 @@ impl Controller {
                 }
                 on_edge = step.on_edge;
                 caught = true;
+                landed = Some(step.contact);
                 // Standing on floor again: gravity does not accumulate (as Godot's slide).
                 rise = 0.0;
             }
         }
-        if report.step_up > 0.0 {
+        // A flat base: a rounded bottom stands on the edge still under it at the edge's height:
+        // the height its feet stood at, the top of the step it climbed, or the edge the step
+        // down came down on.
+        let here = vertical(start, up);
+        let base = match (slid.lift, landed, stand) {
+            (Some(lift), _, _) => Some((here + lift.tread, None)),
+            (None, Some(contact), Stand::Held(normal)) => {
+                let top = vertical(contact.point, up);
+                let same = (top - here).abs() <= flat_base::EDGE_TOLERANCE;
+                Some(if same { (here, Some(normal)) } else { (top, None) })
+            }
+            (None, Some(contact), _) if !level => Some((vertical(contact.point, up), None)),
+            (None, _, Stand::Held(normal)) => Some((here, Some(normal))),
+            (None, _, _) if level => Some((here, None)),
+            (None, _, _) => None,
+        };
+        if let (Some(reach), Some((base, before))) = (self.flat_reach(), base) {
+            if grounded && rise <= 0.0 {
+                if let Some(raised) = flat_base::stand(body, base, before, reach) {
+                    report.step_up += raised;
+                    on_edge = true;
+                    caught = true;
+                    rise = 0.0;
+                    if slid.lift.is_none() {
+                        // A step only when the edge it now stands on is a lower one.
+                        let drop = vertical(body.position() - start, up);
+                        report.stepped = (drop < -flat_base::EDGE_TOLERANCE).then_some(drop);
+                    }
+                }
+            }
+        }
+        if slid.lift.is_some() {
             let rise = vertical(body.position() - start, up);
             report.step_up = rise.max(0.0);
             report.stepped = (rise > 0.0).then_some(rise);
@@ -552,6 +590,13 @@ impl Controller {
         }
         report.velocity = horizontal(after, up) + up * rise;
         report
+    }
+
+    /// The reach of the flat base's probes (the max step height, m) when rounded bottoms stand
+    /// flat on stair edges (see [`crate::flat_base`]); `None` when they roll over them.
+    fn flat_reach(&self) -> Option<f32> {
+        let stairs = &self.settings.stairs;
+        (stairs.flat_base && stairs.max_step_height > 0.0).then_some(stairs.max_step_height)
     }
 
     /// True when moves on a slope keep their horizontal speed.
@@ -693,6 +738,7 @@ impl Controller {
         body.set_position(lifted);
         Climb::Lifted(Lift {
             height: step.height,
+            tread: step.tread,
             ahead,
         })
     }
@@ -783,6 +829,8 @@ fn along_wall(run: Vec3, along: Vec3, before: Vec3, target: Vec3) -> Vec3 {
 struct Lift {
     /// Height gained, m.
     height: f32,
+    /// Height of the step's top where the body lands, above where the climb began, m.
+    tread: f32,
     /// How far the lift moved the body ahead, on top of the tick's motion, m.
     ahead: f32,
 }
@@ -845,10 +893,13 @@ const SAME_SLOPE_COSINE: f32 = 0.9998;
 const STOPPED_SHARE: f32 = 0.5;
 
 /// What the body stands on as a move begins.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 enum Stand {
     /// Floor, as the engine says.
     Floor,
+    /// Held over the edge of a stair with its feet at the edge's height (see
+    /// [`crate::flat_base`]); the edge's contact normal.
+    Held(Vec3),
     /// The edge of a stair it is rolling over, where the last step down left it (see
     /// [`crate::stairs::StepDown::on_edge`]): no floor for the engine, but it supports the body.
     Edge,
@@ -875,20 +926,41 @@ enum Floating {
 
 /// Where the body with `velocity` (m/s) stands. A body the engine has off the floor rests on an
 /// edge when the last move left it there (it has no vertical speed) and it still touches
-/// something below it: one short probe down, made only then.
-fn stand_of<B: KinematicBody + ?Sized>(body: &mut B, velocity: Vec3) -> Stand {
-    if body.is_on_floor() {
-        return Stand::Floor;
-    }
+/// something below it. With a flat base (`flat`: the reach of its probe, m), a body on tilted
+/// floor or off the floor, not rising, may stand held over an edge (see
+/// [`crate::flat_base::held`]). One probe down, made only in those cases.
+fn stand_of<B: KinematicBody + ?Sized>(body: &mut B, velocity: Vec3, flat: Option<f32>) -> Stand {
     let up = up_of(body);
-    if !velocity.is_finite() || vertical(velocity, up).abs() > EDGE_REST_SPEED {
-        return Stand::Air;
+    let on_floor = body.is_on_floor();
+    let fallback = if on_floor { Stand::Floor } else { Stand::Air };
+    if !velocity.is_finite() {
+        return fallback;
     }
-    let probe = 2.0 * body.safe_margin().max(0.0) + EDGE_PROBE;
-    let below = body.test_move(body.position(), -up * probe);
+    let speed = vertical(velocity, up);
+    let level = on_floor && body.floor_normal().dot(up) >= LEVEL_COSINE;
+    let look_held = flat.is_some() && speed <= EDGE_REST_SPEED && !level;
+    let look_edge = !on_floor && speed.abs() <= EDGE_REST_SPEED;
+    if !look_held && !look_edge {
+        return fallback;
+    }
+    let touch = 2.0 * body.safe_margin().max(0.0) + EDGE_PROBE;
+    let reach = flat.filter(|_| look_held).map_or(touch, |reach| reach.max(touch));
+    let here = body.position();
+    let below = body.test_move(here, -up * reach);
+    if look_held {
+        if let Some(normal) = flat_base::held(&below, here, up) {
+            return Stand::Held(normal);
+        }
+    }
     match below.contact {
-        Some(contact) if contact.normal.dot(up) > EDGE_MIN_COSINE => Stand::Edge,
-        _ => Stand::Air,
+        Some(contact)
+            if look_edge
+                && contact.normal.dot(up) > EDGE_MIN_COSINE
+                && -vertical(below.travel, up) <= touch =>
+        {
+            Stand::Edge
+        }
+        _ => fallback,
     }
 }
 

@@ -74,6 +74,7 @@ pub mod controller;
 pub mod crouch;
 pub mod curve;
 pub mod error;
+pub mod flat_base;
 pub mod floor;
 pub mod ground;
 pub mod jump;

@@ -64,6 +64,10 @@ pub struct StepUp {
     pub displacement: Vec3,
     /// Height gained, m (positive).
     pub height: f32,
+    /// Height of the step's top where the body lands (its contact there), above the body's
+    /// position, m: `height` for a flat bottom on the tread, more for a rounded one resting on
+    /// the edge.
+    pub tread: f32,
     /// The landing is on the step's edge (a rounded bottom on it, too steep to be floor for the
     /// engine), with a walkable tread right behind it: the edge supports the body.
     pub on_edge: bool,
@@ -88,6 +92,8 @@ pub struct StepDown {
     /// The body rests on the edge of a step it is rolling over (see [`step_down`]): supported,
     /// though the engine does not count the edge as floor.
     pub on_edge: bool,
+    /// What the body came down on: the sweep's contact with the floor or the edge.
+    pub contact: Contact,
 }
 
 /// Probes `motion` (m, this tick: horizontal, or following the slope of the floor under the
@@ -280,6 +286,7 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     Ahead::Stepped(StepUp {
         displacement: landing.position - start,
         height,
+        tread: contact_height,
         on_edge,
         clearance,
         past_obstacle: flat - horizontal(at_obstacle - start, up).dot(direction),
@@ -348,8 +355,8 @@ const NUDGE: f32 = 1e-3;
 /// What a step down stood the body on.
 #[derive(Debug, Clone, Copy, PartialEq)]
 enum Support {
-    /// Walkable floor, as the engine's floor snap agrees.
-    Floor,
+    /// Walkable floor, as the engine's floor snap agrees; the sweep's contact with it.
+    Floor(Contact),
     /// The edge of the step the body is rolling over: too steep to be floor for the engine,
     /// with walkable floor below it within the max step height.
     Edge(Contact),
@@ -403,7 +410,7 @@ fn descend<B: KinematicBody + ?Sized>(
                             body.set_position(rest);
                             Support::Edge(contact)
                         }
-                        None => Support::Floor,
+                        None => Support::Floor(hit),
                     });
                 }
                 if edge.is_none() {
@@ -469,7 +476,7 @@ pub fn step_down<B: KinematicBody + ?Sized>(
         let from = start + ahead.travel;
         if from.is_finite() {
             support = descend(body, from, up, settings);
-            if support == Some(Support::Floor) {
+            if matches!(support, Some(Support::Floor(_))) {
                 // Down on the tread, clear of the side: take the nudge back, so the tick moves
                 // the body no further than it walked.
                 let landed = body.position();
@@ -486,7 +493,7 @@ pub fn step_down<B: KinematicBody + ?Sized>(
     };
     let height = vertical(body.position() - start, up);
     let normal = match support {
-        Support::Floor => body.floor_normal(),
+        Support::Floor(_) => body.floor_normal(),
         Support::Edge(contact) => contact.normal,
     };
     let slope = slope_angle(normal, up).unwrap_or(0.0);
@@ -495,5 +502,8 @@ pub fn step_down<B: KinematicBody + ?Sized>(
         height,
         is_step: -height > explained + STEP_DOWN_TOLERANCE,
         on_edge: matches!(support, Support::Edge(_)),
+        contact: match support {
+            Support::Floor(contact) | Support::Edge(contact) => contact,
+        },
     })
 }

@@ -1,0 +1,109 @@
+//! A flat base for rounded bottoms on stair edges.
+//!
+//! A capsule's round bottom rolls over a step's edge: going down, it sinks along the edge's arc
+//! for several ticks before it drops onto the tread below; going up, it rests on the edge below
+//! the tread and rolls up onto it. Its height then changes on many ticks by amounts that are no
+//! step, and the camera sees every one of them.
+//!
+//! With a flat base the body stands on an edge under its bottom as a flat-bottomed one would:
+//! its feet (the body's origin) at the edge's height, the round bottom floating a little above
+//! the edge, for as long as the edge is under it. The height then changes only when the body
+//! steps: up onto the tread (one `stepped` the riser's height) and down off the edge once the
+//! edge is no longer under it (one `stepped` down). This is the idea of Unreal's
+//! `bUseFlatBaseForFloorChecks`, made with the body's own shape casts.
+//!
+//! The controller keeps no state for it: a held body is recognised by a probe under its feet
+//! ([`held`]): an edge there, at the feet's height, not under the whole bottom (a tilted
+//! contact).
+
+use glam::Vec3;
+
+use crate::body::{KinematicBody, MotionTest};
+use crate::floor::{unit_up, vertical};
+use crate::stairs::LEVEL_COSINE;
+
+/// How far below the height a body stood at an edge's top may be and still hold it, m: the
+/// rounding of an engine's box edges (Jolt rounds them by the shape margin, at most 8 % of the
+/// box's smallest half extent) puts the contact on a rounded edge below its top.
+pub const EDGE_TOLERANCE: f32 = 0.02;
+
+/// How far from the feet's height the edge under a held body may be, m (the engines' contact
+/// points are exact to well under this).
+const HELD_TOLERANCE: f32 = 5e-4;
+
+/// Smallest cosine between up and an edge's contact normal that holds a body: a contact this
+/// close to horizontal is the side of something, not under the body.
+const EDGE_MIN_COSINE: f32 = 0.05;
+
+/// Smallest drop below the base that is worth holding back, m.
+const MIN_HOLD: f32 = 1e-5;
+
+/// The contact normal of the edge a body at `here` (m) stands held over, from a probe straight
+/// down from there (`below`), when it does: the probe met a tilted contact (an edge, not a
+/// level floor) at the feet's height. A rounded bottom resting on an edge it has barely begun
+/// to roll over (within half a millimetre) counts as held too.
+pub fn held(below: &MotionTest, here: Vec3, up: Vec3) -> Option<Vec3> {
+    let contact = below.contact?;
+    let height = vertical(contact.point - here, up);
+    (is_edge(contact.normal.dot(up)) && height.abs() <= HELD_TOLERANCE).then_some(contact.normal)
+}
+
+/// After a move that took the body's feet below `base` (the height, m along up, its feet stood
+/// at: the floor or edge under it, or the top of a step it climbed), stands it on an edge
+/// still under it: lifted back to `base` (when there is room), it is put with its feet at the
+/// height of the edge a probe down finds, when that edge is no more than [`EDGE_TOLERANCE`]
+/// below `base` and no more than `reach` (m) below it.
+///
+/// `before` is the contact normal of the edge the body stood held over when the move began
+/// (`None` when it stood on level floor or climbed): a body that moved and still meets a
+/// contact with the same normal is on a slope's face, not rolling over an edge, and is not
+/// held. Returns the height the feet were raised by (m), or `None` (the body left where the
+/// move put it) when there is no such edge: the body walked off it, onto level floor, or onto
+/// a lower step.
+pub fn stand<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    base: f32,
+    before: Option<Vec3>,
+    reach: f32,
+) -> Option<f32> {
+    let up = unit_up(body.up_direction());
+    let here = body.position();
+    let below = base - vertical(here, up);
+    if !below.is_finite() || below <= MIN_HOLD || below > reach {
+        return None;
+    }
+    // Up as far as there is room: a body that walked down off a step may touch that step's
+    // edge behind it.
+    let lifted = here + body.test_move(here, up * (below + EDGE_TOLERANCE)).travel;
+    let probe = body.test_move(lifted, -up * (reach + 2.0 * body.safe_margin().max(0.0)));
+    let contact = probe.contact?;
+    let top = vertical(contact.point, up);
+    let high = vertical(lifted, up);
+    if std::env::var("KCC_DEBUG").is_ok() { eprintln!("  stand: here={here:?} base={base} below={below} lifted={lifted:?} contact={contact:?} travel={:?} before={before:?}", probe.travel); }
+    if !is_edge(contact.normal.dot(up))
+        || (top - base).abs() > EDGE_TOLERANCE
+        || top <= vertical(here, up)
+        || top > high
+    {
+        return None;
+    }
+    if before.is_some_and(|normal| normal.cross(contact.normal).length() < SAME_NORMAL_SINE) {
+        return None;
+    }
+    // The probe fell at least this far before it touched: the held place is free.
+    let held = lifted - up * (high - top);
+    if !held.is_finite() || vertical(probe.travel, up) > top - high {
+        return None;
+    }
+    body.set_position(held);
+    Some(top - vertical(here, up))
+}
+
+/// Sine of the angle below which two contact normals are one surface's (about 0.01 degree).
+const SAME_NORMAL_SINE: f32 = 2e-4;
+
+/// True for the cosine between up and a contact normal of an edge under a body: tilted from
+/// level, and not the side of something.
+fn is_edge(cosine: f32) -> bool {
+    cosine < LEVEL_COSINE && cosine > EDGE_MIN_COSINE
+}
