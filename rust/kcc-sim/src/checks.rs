@@ -4,7 +4,7 @@ use glam::Vec3;
 
 use crate::metrics::Metrics;
 use crate::run::Run;
-use crate::scenario::Scenario;
+use crate::scenario::{Risers, Scenario};
 
 /// One named check and its outcome.
 #[derive(Debug, Clone, PartialEq)]
@@ -142,6 +142,13 @@ pub fn evaluate(scenario: &Scenario, run: &Run, metrics: &Metrics) -> Vec<Check>
             f64::from(limit),
         ));
     }
+    if let Some(risers) = expect.steps_per_riser {
+        checks.push(at_most(
+            "steps_per_riser",
+            Some(riser_mismatches(run, risers) as f64),
+            0.0,
+        ));
+    }
     if let (Some(from), Some(_)) = (expect.on_wall_from, metrics.godot_state) {
         let off_wall = run
             .ticks
@@ -159,4 +166,19 @@ pub fn evaluate(scenario: &Scenario, run: &Run, metrics: &Metrics) -> Vec<Check>
         ));
     }
     checks
+}
+
+/// How far a `stepped` may be from a riser's height to count as that riser's one step, m.
+pub const RISER_TOLERANCE: f32 = 0.02;
+
+/// How far the run's `stepped` signals are from one per riser: the steps each way more or
+/// fewer than `risers` asks, plus the steps further than [`RISER_TOLERANCE`] from its height.
+fn riser_mismatches(run: &Run, risers: Risers) -> u32 {
+    let steps: Vec<f32> = run.ticks.iter().filter_map(|t| t.stepped).collect();
+    let count = |up: bool| steps.iter().filter(|dy| (**dy > 0.0) == up).count() as u32;
+    let off = steps
+        .iter()
+        .filter(|dy| (dy.abs() - risers.rise).abs() > RISER_TOLERANCE)
+        .count() as u32;
+    count(true).abs_diff(risers.up) + count(false).abs_diff(risers.down) + off
 }

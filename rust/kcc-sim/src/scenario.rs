@@ -134,6 +134,18 @@ pub struct InputSegment {
     pub crouch: bool,
 }
 
+/// `steps_per_riser` in `[expect]`: the stairs' risers and how many are walked each way.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Risers {
+    /// Height of every riser, m.
+    pub rise: f32,
+    /// Risers climbed.
+    pub up: u32,
+    /// Risers walked down.
+    pub down: u32,
+}
+
 /// The `[expect]` table: each present key is one named check.
 #[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -162,6 +174,9 @@ pub struct Expectations {
     pub max_penetration: Option<f32>,
     /// At most this many steps (up and down) reported.
     pub max_steps: Option<u32>,
+    /// Exactly one `stepped` per riser: this many up and down, each within
+    /// [`RISER_TOLERANCE`](crate::checks::RISER_TOLERANCE) of the riser's height.
+    pub steps_per_riser: Option<Risers>,
     /// From this time on (s), while input is held, every tick leaves the body on a wall
     /// (`is_on_wall()`) with a wall among its slide collisions (our controller only: Godot's
     /// own state of the body, or the parry world's imitation of it).
@@ -345,6 +360,7 @@ struct RawCharacter {
     step_detection: Option<StepDetectionKey>,
     ground_follow: Option<GroundFollowKey>,
     ground_follow_speed: Option<f32>,
+    flat_base: Option<bool>,
     gravity: Option<f32>,
     terminal_speed: Option<f32>,
     jump_velocity: Option<f32>,
@@ -804,6 +820,7 @@ fn character(raw: &RawCharacter) -> Result<Character, (String, String)> {
         raw.ground_follow.map(GroundFollow::from),
     );
     set(&mut stairs.ground_follow_speed, raw.ground_follow_speed);
+    set(&mut stairs.flat_base, raw.flat_base);
     let gravity = &mut controller.gravity;
     set(&mut gravity.gravity, raw.gravity);
     set(&mut gravity.terminal_speed, raw.terminal_speed);

@@ -467,7 +467,7 @@ impl Controller {
                 }
                 on_edge = step.on_edge;
                 caught = true;
-                landed = Some(step.contact);
+                landed = Some((step.contact, step.is_step));
                 // Standing on floor again: gravity does not accumulate (as Godot's slide).
                 rise = 0.0;
             }
@@ -476,31 +476,29 @@ impl Controller {
         // the height its feet stood at, the top of the step it climbed, or the edge the step
         // down came down on.
         let here = vertical(start, up);
-        let base = match (slid.lift, landed, stand) {
+        let lower = landed
+            .filter(|(_, is_step)| *is_step)
+            .map(|(contact, _)| vertical(contact.point, up))
+            .filter(|top| here - top > flat_base::EDGE_TOLERANCE);
+        let base = match (slid.lift, lower, stand) {
             (Some(lift), _, _) => Some((here + lift.tread, None)),
-            (None, Some(contact), Stand::Held(normal)) => {
-                let top = vertical(contact.point, up);
-                let same = (top - here).abs() <= flat_base::EDGE_TOLERANCE;
-                Some(if same { (here, Some(normal)) } else { (top, None) })
-            }
-            (None, Some(contact), _) if !level => Some((vertical(contact.point, up), None)),
-            (None, _, Stand::Held(normal)) => Some((here, Some(normal))),
-            (None, _, _) if level => Some((here, None)),
-            (None, _, _) => None,
+            (None, Some(top), _) => Some((top, None)),
+            (None, None, Stand::Held(normal)) => Some((here, Some(normal))),
+            (None, None, _) if level => Some((here, None)),
+            (None, None, _) => None,
         };
-        if let (Some(reach), Some((base, before))) = (self.flat_reach(), base) {
-            if grounded && rise <= 0.0 {
-                if let Some(raised) = flat_base::stand(body, base, before, reach) {
-                    report.step_up += raised;
-                    on_edge = true;
-                    caught = true;
-                    rise = 0.0;
-                    if slid.lift.is_none() {
-                        // A step only when the edge it now stands on is a lower one.
-                        let drop = vertical(body.position() - start, up);
-                        report.stepped = (drop < -flat_base::EDGE_TOLERANCE).then_some(drop);
-                    }
-                }
+        let reach = self.flat_reach().filter(|_| grounded && rise <= 0.0);
+        if let (Some(reach), Some((base, before))) = (reach, base)
+            && let Some(raised) = flat_base::stand(body, base, before, reach)
+        {
+            report.step_up += raised;
+            on_edge = true;
+            caught = true;
+            rise = 0.0;
+            if slid.lift.is_none() {
+                // A step only when the edge it now stands on is a lower one.
+                let drop = vertical(body.position() - start, up);
+                report.stepped = (drop < -flat_base::EDGE_TOLERANCE).then_some(drop);
             }
         }
         if slid.lift.is_some() {
@@ -944,13 +942,13 @@ fn stand_of<B: KinematicBody + ?Sized>(body: &mut B, velocity: Vec3, flat: Optio
         return fallback;
     }
     let touch = 2.0 * body.safe_margin().max(0.0) + EDGE_PROBE;
-    let reach = flat.filter(|_| look_held).map_or(touch, |reach| reach.max(touch));
+    let reach = flat
+        .filter(|_| look_held)
+        .map_or(touch, |reach| reach.max(touch));
     let here = body.position();
     let below = body.test_move(here, -up * reach);
-    if look_held {
-        if let Some(normal) = flat_base::held(&below, here, up) {
-            return Stand::Held(normal);
-        }
+    if look_held && let Some(normal) = flat_base::held(&below, here, up) {
+        return Stand::Held(normal);
     }
     match below.contact {
         Some(contact)

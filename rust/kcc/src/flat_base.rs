@@ -79,7 +79,6 @@ pub fn stand<B: KinematicBody + ?Sized>(
     let contact = probe.contact?;
     let top = vertical(contact.point, up);
     let high = vertical(lifted, up);
-    if std::env::var("KCC_DEBUG").is_ok() { eprintln!("  stand: here={here:?} base={base} below={below} lifted={lifted:?} contact={contact:?} travel={:?} before={before:?}", probe.travel); }
     if !is_edge(contact.normal.dot(up))
         || (top - base).abs() > EDGE_TOLERANCE
         || top <= vertical(here, up)

@@ -291,7 +291,7 @@ impl Default for StairSettings {
             step_detection: StepDetection::Contacts,
             ground_follow: GroundFollow::Snap,
             ground_follow_speed: 20.0,
-            flat_base: true,
+            flat_base: false,
         }
     }
 }

@@ -166,3 +166,36 @@ fn the_web_demo_walk_passes_in_the_parry_world() {
         }
     }
 }
+
+#[test]
+fn the_flat_base_reports_one_step_per_riser_and_the_rolling_capsule_does_not() {
+    // stairs_030_flat: 5 risers of 0.3 m up and 5 down, `steps_per_riser` checks it. The same
+    // check on stairs_030 (the capsule rolls over the edges) must fail: it can fail.
+    let mut course = public_course();
+    let flat_at = course
+        .iter()
+        .position(|s| s.name == "stairs_030_flat")
+        .unwrap();
+    let flat = course.swap_remove(flat_at);
+    assert!(flat.character.controller.stairs.flat_base);
+    let mut rolling = course.into_iter().find(|s| s.name == "stairs_030").unwrap();
+    assert!(!rolling.character.controller.stairs.flat_base);
+    rolling.expect.steps_per_riser = flat.expect.steps_per_riser;
+    for rate in [30.0, 60.0, 144.0, 240.0] {
+        for (scenario, passes) in [(&flat, true), (&rolling, false)] {
+            let run =
+                run::run(scenario, ControllerKind::Kcc, rate).expect("the parry world answers");
+            let outcome = Outcome::new(scenario, run);
+            let check = outcome
+                .checks
+                .iter()
+                .find(|c| c.name == "steps_per_riser")
+                .unwrap();
+            assert_eq!(
+                check.passed, passes,
+                "{} at {rate} Hz: {check:?}",
+                scenario.name
+            );
+        }
+    }
+}
