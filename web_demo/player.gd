@@ -30,7 +30,9 @@ var _handle := 0
 
 func _ready() -> void:
 	_core = KccCore.new()
-	_handle = _core.add_character(self, {})
+	# The flat base (kcc::StairSettings::flat_base): the capsule stands flat on each stair's
+	# edge, so its height (and the camera) changes once per riser, as the cylinder's does.
+	_handle = _core.add_character(self, {"stairs": {"flat_base": true}})
 
 
 func _physics_process(delta: float) -> void:

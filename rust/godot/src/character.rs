@@ -113,6 +113,16 @@ pub struct RustCharacterBody3D {
     #[init(val = 20.0)]
     ground_follow_speed: float,
 
+    /// Whether a rounded bottom (a capsule) stands flat on a stair's edge, its feet at the
+    /// edge's height while the edge is under it, instead of rolling over it: its height then
+    /// changes once per stair and [signal stepped] fires once per riser, up and down, as for a
+    /// flat bottom. [code]Snap[/code] ground follow only. Godot's own
+    /// [method CharacterBody3D.is_on_floor] may be false while the capsule floats over an edge
+    /// ([signal landed] and [signal left_floor] count the edge as floor).
+    #[export]
+    #[init(val = false)]
+    flat_base: bool,
+
     /// Whether the character steps up onto ledges no higher than [member max_step_height].
     #[export]
     #[init(val = true)]
@@ -521,6 +531,7 @@ impl RustCharacterBody3D {
             step_detection: self.step_detection,
             ground_follow: self.ground_follow,
             ground_follow_speed: self.ground_follow_speed,
+            flat_base: self.flat_base,
             step_up_enabled: self.step_up_enabled,
             step_down_enabled: self.step_down_enabled,
             max_speed: self.max_speed,

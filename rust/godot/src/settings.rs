@@ -88,6 +88,8 @@ pub struct Properties {
     pub ground_follow: GroundFollow,
     /// How fast a smooth ground follow closes the gap to the ground, 1/s.
     pub ground_follow_speed: f32,
+    /// A rounded bottom stands flat on stair edges.
+    pub flat_base: bool,
     /// Step up onto ledges.
     pub step_up_enabled: bool,
     /// Follow steps and slopes down.
@@ -152,6 +154,7 @@ impl Properties {
             step_detection: stairs.step_detection.into(),
             ground_follow: stairs.ground_follow.into(),
             ground_follow_speed: stairs.ground_follow_speed,
+            flat_base: stairs.flat_base,
             step_up_enabled: stairs.step_up_enabled,
             step_down_enabled: stairs.step_down_enabled,
             max_speed: ground.max_speed,
@@ -189,6 +192,7 @@ impl Properties {
         stairs.step_detection = self.step_detection.into();
         stairs.ground_follow = self.ground_follow.into();
         stairs.ground_follow_speed = self.ground_follow_speed;
+        stairs.flat_base = self.flat_base;
         stairs.step_up_enabled = self.step_up_enabled;
         stairs.step_down_enabled = self.step_down_enabled;
         let ground = &mut settings.movement.ground;
@@ -258,6 +262,7 @@ mod tests {
             step_detection: StepDetection::Probe,
             ground_follow: GroundFollow::Smooth,
             ground_follow_speed: 12.0,
+            flat_base: true,
             step_up_enabled: false,
             step_down_enabled: false,
             max_speed: 7.0,
@@ -287,6 +292,7 @@ mod tests {
         assert_eq!(s.stairs.step_detection, kcc::StepDetection::Probe);
         assert_eq!(s.stairs.ground_follow, kcc::GroundFollow::Smooth);
         assert_eq!(s.stairs.ground_follow_speed, 12.0);
+        assert!(s.stairs.flat_base);
         assert!(!s.stairs.step_up_enabled && !s.stairs.step_down_enabled);
         assert_eq!(s.movement.ground.max_speed, 7.0);
         assert_eq!(s.movement.ground.attack_time, 0.3);

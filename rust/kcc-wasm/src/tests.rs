@@ -276,6 +276,23 @@ fn through_the_abi_a_character_climbs_the_stairs_as_the_core_does() {
 }
 
 #[test]
+fn the_demo_settings_stand_a_capsule_flat_on_each_edge() {
+    // The demo's player: {"stairs": {"flat_base": true}}. Up the 5 risers of 0.2 m, the capsule
+    // reports exactly one step per riser, each the riser's height within 2 cm.
+    let demo = r#"{"stairs": {"flat_base": true}}"#;
+    for rate in [60.0, 144.0] {
+        let ticks = (1.5 * rate) as usize;
+        let trace = walk_both(CAPSULE, demo, rate, &hold(Vec3::NEG_Z, ticks));
+        let steps: Vec<f32> = trace.iter().filter_map(|(_, r)| r.stepped).collect();
+        assert_eq!(steps.len(), 5, "{rate} Hz: {steps:?}");
+        assert!(
+            steps.iter().all(|dy| (dy - 0.2).abs() < 0.02),
+            "{rate} Hz: {steps:?}"
+        );
+    }
+}
+
+#[test]
 fn settings_from_json_reach_the_core() {
     let slow =
         r#"{"movement": {"ground": {"max_speed": 2.0, "attack_time": 0.1, "release_time": 0.1}}}"#;

@@ -400,8 +400,11 @@ impl Controller {
         // the engine would slide that push downhill, faster than the walk, and a push that
         // meets the floor early in the move leaves the engine's floor state set even when the
         // move ends past an edge (the engine's floor snap, made at the end, then finds out).
-        let follow = grounded && stand == Stand::Floor && self.keeps_speed();
-        let slope = if follow {
+        // Held over an edge, the move is level, and follows the slope the slide meets (the
+        // rounding of the edge's top, walking onto the tread) like a move on floor.
+        let held = matches!(stand, Stand::Held(_));
+        let follow = grounded && (stand == Stand::Floor || held) && self.keeps_speed();
+        let slope = if follow && !held {
             along_floor(run, body.floor_normal(), up, body.floor_max_angle())
         } else {
             0.0
@@ -472,9 +475,9 @@ impl Controller {
                 rise = 0.0;
             }
         }
-        // A flat base: a rounded bottom stands on the edge still under it at the edge's height:
-        // the height its feet stood at, the top of the step it climbed, or the edge the step
-        // down came down on.
+        // A flat base (see `crate::flat_base`): a rounded bottom stands on the edge still under
+        // it at the height its feet stood at (the floor or edge under it, or the top of the
+        // step it climbed), or on the lower edge a step down came down on.
         let here = vertical(start, up);
         let lower = landed
             .filter(|(_, is_step)| *is_step)
@@ -487,19 +490,30 @@ impl Controller {
             (None, None, _) if level => Some((here, None)),
             (None, None, _) => None,
         };
-        let reach = self.flat_reach().filter(|_| grounded && rise <= 0.0);
-        if let (Some(reach), Some((base, before))) = (reach, base)
-            && let Some(raised) = flat_base::stand(body, base, before, reach)
-        {
+        let flat = self.flat_reach().filter(|_| grounded && rise <= 0.0);
+        let held = match (flat, base) {
+            (Some(reach), Some((base, before))) => flat_base::stand(body, base, before, reach),
+            _ => None,
+        };
+        let moved = body.position() - start;
+        if let Some(raised) = held {
             report.step_up += raised;
             on_edge = true;
             caught = true;
             rise = 0.0;
             if slid.lift.is_none() {
                 // A step only when the edge it now stands on is a lower one.
-                let drop = vertical(body.position() - start, up);
+                let drop = vertical(moved, up);
                 report.stepped = (drop < -flat_base::EDGE_TOLERANCE).then_some(drop);
             }
+        } else if flat.is_some()
+            && slid.lift.is_none()
+            && (matches!(stand, Stand::Held(_)) || landed.is_some() && base.is_some())
+        {
+            // Walked off the edge (or the level floor) it stood on: the tick's whole drop is
+            // the step, unless it came down on a slope.
+            let floor = body.is_on_floor().then(|| body.floor_normal());
+            report.stepped = flat_base::walked_off(moved, floor, up).or(report.stepped);
         }
         if slid.lift.is_some() {
             let rise = vertical(body.position() - start, up);
@@ -936,8 +950,8 @@ fn stand_of<B: KinematicBody + ?Sized>(body: &mut B, velocity: Vec3, flat: Optio
     }
     let speed = vertical(velocity, up);
     let level = on_floor && body.floor_normal().dot(up) >= LEVEL_COSINE;
-    let look_held = flat.is_some() && speed <= EDGE_REST_SPEED && !level;
     let look_edge = !on_floor && speed.abs() <= EDGE_REST_SPEED;
+    let look_held = flat.is_some() && !level && (look_edge || on_floor && speed <= EDGE_REST_SPEED);
     if !look_held && !look_edge {
         return fallback;
     }
@@ -947,7 +961,7 @@ fn stand_of<B: KinematicBody + ?Sized>(body: &mut B, velocity: Vec3, flat: Optio
         .map_or(touch, |reach| reach.max(touch));
     let here = body.position();
     let below = body.test_move(here, -up * reach);
-    if look_held && let Some(normal) = flat_base::held(&below, here, up) {
+    if look_held && let Some(normal) = flat_base::held(&below, here, up, body.safe_margin()) {
         return Stand::Held(normal);
     }
     match below.contact {

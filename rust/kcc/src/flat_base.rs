@@ -27,25 +27,23 @@ use crate::stairs::LEVEL_COSINE;
 /// box's smallest half extent) puts the contact on a rounded edge below its top.
 pub const EDGE_TOLERANCE: f32 = 0.02;
 
-/// How far from the feet's height the edge under a held body may be, m (the engines' contact
-/// points are exact to well under this).
+/// How far from the feet's height the edge under a held body may be beyond the safe margin
+/// (a body the engine put down on an edge keeps that far above it), m.
 const HELD_TOLERANCE: f32 = 5e-4;
 
 /// Smallest cosine between up and an edge's contact normal that holds a body: a contact this
 /// close to horizontal is the side of something, not under the body.
 const EDGE_MIN_COSINE: f32 = 0.05;
 
-/// Smallest drop below the base that is worth holding back, m.
-const MIN_HOLD: f32 = 1e-5;
-
 /// The contact normal of the edge a body at `here` (m) stands held over, from a probe straight
 /// down from there (`below`), when it does: the probe met a tilted contact (an edge, not a
-/// level floor) at the feet's height. A rounded bottom resting on an edge it has barely begun
-/// to roll over (within half a millimetre) counts as held too.
-pub fn held(below: &MotionTest, here: Vec3, up: Vec3) -> Option<Vec3> {
+/// level floor) at the feet's height, within the safe `margin` (m) and half a millimetre. A
+/// rounded bottom resting on an edge it has barely begun to roll over counts as held too.
+pub fn held(below: &MotionTest, here: Vec3, up: Vec3, margin: f32) -> Option<Vec3> {
     let contact = below.contact?;
     let height = vertical(contact.point - here, up);
-    (is_edge(contact.normal.dot(up)) && height.abs() <= HELD_TOLERANCE).then_some(contact.normal)
+    let near = height.abs() <= margin.max(0.0) + HELD_TOLERANCE;
+    (is_edge(contact.normal.dot(up)) && near).then_some(contact.normal)
 }
 
 /// After a move that took the body's feet below `base` (the height, m along up, its feet stood
@@ -97,6 +95,20 @@ pub fn stand<B: KinematicBody + ?Sized>(
     body.set_position(held);
     Some(top - vertical(here, up))
 }
+
+/// The step of a tick that took a body off the edge it stood held on by `moved` (m), ending
+/// on floor with normal `floor` (`None`: not on the engine's floor): the vertical travel (m,
+/// negative) when it drops more than [`EDGE_TOLERANCE`] and does not end on a slope. A held
+/// body let go over a slope's crest comes down on the slope's face, a little lower than it was
+/// held: no step.
+pub fn walked_off(moved: Vec3, floor: Option<Vec3>, up: Vec3) -> Option<f32> {
+    let drop = vertical(moved, up);
+    let sloped = floor.is_some_and(|normal| normal.dot(up) < LEVEL_COSINE);
+    (drop < -EDGE_TOLERANCE && !sloped).then_some(drop)
+}
+
+/// Smallest drop below the base that is worth holding back, m.
+const MIN_HOLD: f32 = 1e-5;
 
 /// Sine of the angle below which two contact normals are one surface's (about 0.01 degree).
 const SAME_NORMAL_SINE: f32 = 2e-4;

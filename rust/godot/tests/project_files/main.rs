@@ -532,12 +532,13 @@ fn inspector_defaults() -> Vec<(String, String)> {
 fn inspector_defaults_are_the_cores_and_read_like_godots() {
     use rust_character_body::settings::Properties;
     let core = Properties::default();
-    let expected: [(&str, f64); 20] = [
+    let expected: [(&str, f64); 21] = [
         ("max_step_height", f64::from(core.max_step_height)),
         ("min_step_depth", f64::from(core.min_step_depth)),
         ("min_step_forward", f64::from(core.min_step_forward)),
         ("step_forward_test", f64::from(core.step_forward_test)),
         ("sweep_iterations", f64::from(core.sweep_iterations)),
+        ("flat_base", f64::from(u8::from(core.flat_base))),
         ("step_up_enabled", f64::from(u8::from(core.step_up_enabled))),
         (
             "step_down_enabled",
