@@ -483,10 +483,12 @@ impl Controller {
             .filter(|(_, is_step)| *is_step)
             .map(|(contact, _)| vertical(contact.point, up))
             .filter(|top| here - top > flat_base::EDGE_TOLERANCE);
+        let walked = horizontal(body.position() - start, up).length() > flat_base::FACE_TEST_WALK;
         let base = match (slid.lift, lower, stand) {
             (Some(lift), _, _) => Some((here + lift.tread, None)),
             (None, Some(top), _) => Some((top, None)),
-            (None, None, Stand::Held(normal)) => Some((here, Some(normal))),
+            // A body that (almost) did not move is on the same edge whatever the normal says.
+            (None, None, Stand::Held(normal)) => Some((here, Some(normal).filter(|_| walked))),
             (None, None, _) if level => Some((here, None)),
             (None, None, _) => None,
         };

@@ -110,6 +110,12 @@ pub fn walked_off(moved: Vec3, floor: Option<Vec3>, up: Vec3) -> Option<f32> {
 /// Smallest drop below the base that is worth holding back, m.
 const MIN_HOLD: f32 = 1e-5;
 
+/// Shortest walk of a held body, m, over which a contact normal that did not turn tells a
+/// slope's face from an edge: over an edge the normal turns by about the walk over the shape's
+/// radius (1 mm over a radius of 1 m: 1e-3 rad), well clear of [`SAME_NORMAL_SINE`]. A shorter
+/// walk (a body coming to a stop) stays held.
+pub const FACE_TEST_WALK: f32 = 1e-3;
+
 /// Sine of the angle below which two contact normals are one surface's (about 0.01 degree).
 const SAME_NORMAL_SINE: f32 = 2e-4;
 
