@@ -112,6 +112,9 @@ struct RunArgs {
     /// `ground_follow` (default snap) when absent.
     #[arg(long, value_enum)]
     ground_follow: Option<Follow>,
+    /// Stand rounded bottoms flat on stair edges (`flat_base = true`) in every file.
+    #[arg(long)]
+    flat_base: bool,
     #[command(flatten)]
     world: WorldArgs,
 }
@@ -436,6 +439,11 @@ fn run_files(args: &RunArgs) -> Result<bool, String> {
             let character = &mut scenario.character;
             character.controller.stairs.ground_follow = follow.into();
             character.body.float_height = character.controller.float_height();
+        }
+    }
+    if args.flat_base {
+        for scenario in &mut scenarios {
+            scenario.character.controller.stairs.flat_base = true;
         }
     }
 

@@ -285,3 +285,30 @@ fn demo_runs_a_course_with_every_controller_and_writes_plots() {
     assert_eq!(result.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn flat_base_flag_stands_every_file_s_capsule_flat() {
+    // stairs_030: 5 risers up and 5 down. Rolling, the capsule reports no step down at 60 Hz;
+    // with --flat-base, one per riser each way.
+    let file = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../scenarios/stairs_030.toml"
+    );
+    let steps = |flat: bool| {
+        let mut args = vec!["run", file, "--json", "--tick-rate", "60"];
+        if flat {
+            args.push("--flat-base");
+        }
+        let out = kcc_sim(&args);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let runs: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let run = &runs.as_array().unwrap()[0];
+        (
+            run["steps_up"].as_u64().unwrap(),
+            run["steps_down"].as_u64().unwrap(),
+        )
+    };
+    assert_eq!(steps(true), (5, 5));
+    let (_, down) = steps(false);
+    assert_ne!(down, 5);
+}
