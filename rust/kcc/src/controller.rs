@@ -15,7 +15,7 @@ use crate::ground::{self, Ground};
 use crate::jump::JumpState;
 use crate::movement::{horizontal_velocity, vertical_speed};
 use crate::settings::{ControllerSettings, GroundFollow, StepDetection};
-use crate::stairs::{Ahead, LEVEL_COSINE, STEP_DOWN_TOLERANCE, step_down, step_up};
+use crate::stairs::{Ahead, LEVEL_COSINE, MIN_STEP_RISE, STEP_DOWN_TOLERANCE, step_down, step_up};
 
 /// Longest simulated time of one sub-step, s. A longer delta is split.
 pub const MAX_SUBSTEP: f32 = 0.05;
@@ -508,19 +508,30 @@ impl Controller {
                 let drop = vertical(moved, up);
                 report.stepped = (drop < -flat_base::EDGE_TOLERANCE).then_some(drop);
             }
-        } else if flat.is_some()
-            && slid.lift.is_none()
-            && (matches!(stand, Stand::Held(_)) || landed.is_some() && base.is_some())
-        {
+        } else if let Some(reach) = flat.filter(|_| {
+            slid.lift.is_none()
+                && (matches!(stand, Stand::Held(_)) || landed.is_some() && base.is_some())
+        }) {
             // Walked off the edge (or the level floor) it stood on: the tick's whole drop is
-            // the step, unless it came down on a slope.
+            // the step, unless it came down on a slope. Come down on the next step's edge, it
+            // stands on that edge.
             let floor = body.is_on_floor().then(|| body.floor_normal());
-            report.stepped = flat_base::walked_off(moved, floor, up).or(report.stepped);
+            if flat_base::walked_off(moved, floor, up).is_some() {
+                let tilted = floor.is_some_and(|normal| normal.dot(up) < LEVEL_COSINE);
+                let next = vertical(body.position(), up) + flat_base::EDGE_TOLERANCE;
+                if tilted && flat_base::stand(body, next, None, reach).is_some() {
+                    on_edge = true;
+                }
+                report.stepped = Some(vertical(body.position() - start, up));
+            }
         }
         if slid.lift.is_some() {
             let rise = vertical(body.position() - start, up);
             report.step_up = rise.max(0.0);
-            report.stepped = (rise > 0.0).then_some(rise);
+            // With a flat base a climb that ends a hair above where it began (the step's edge
+            // not yet under the body; the next tick climbs it) is no step.
+            let least = if flat.is_some() { MIN_STEP_RISE } else { 0.0 };
+            report.stepped = (rise > least).then_some(rise);
         }
         report.on_floor = body.is_on_floor() || on_edge;
         // Caught by the step down, the body has not left the floor it walks on: keep the walk's

@@ -6,7 +6,7 @@ use std::path::Path;
 use kcc_sim::course;
 use kcc_sim::report::Outcome;
 use kcc_sim::run::{self, ControllerKind};
-use kcc_sim::scenario::Scenario;
+use kcc_sim::scenario::{Risers, Scenario};
 
 /// Every scenario of the public course, loaded.
 pub fn public_course() -> Vec<Scenario> {
@@ -198,4 +198,45 @@ fn the_flat_base_reports_one_step_per_riser_and_the_rolling_capsule_does_not() {
             );
         }
     }
+}
+
+#[test]
+fn every_capsule_staircase_steps_once_per_riser_with_the_flat_base() {
+    // (file, riser height m, risers up, risers down): the course's capsule stairs, each walked
+    // with `flat_base` forced on at the four rates; `steps_per_riser` must pass on every run.
+    let staircases = [
+        ("stairs_015", 0.15, 10, 10),
+        ("stairs_020", 0.2, 8, 8),
+        ("stairs_030", 0.3, 5, 5),
+        ("jolt_stairs", 0.3, 10, 0),
+        ("stairs_down_full_speed", 0.3, 0, 10),
+        ("spiral_stairs", 0.2, 15, 0),
+        ("slow_walk_stairs", 0.2, 5, 0),
+        ("stairs_angle_00_capsule", 0.2, 5, 0),
+        ("stairs_angle_30_capsule", 0.2, 5, 0),
+        ("stairs_angle_60_capsule", 0.2, 5, 0),
+        ("stairs_angle_80_capsule", 0.2, 5, 0),
+        ("ceiling_over_step", 0.3, 1, 0),
+    ];
+    let mut course = public_course();
+    let mut failures = Vec::new();
+    for (name, rise, up, down) in staircases {
+        let scenario = course.iter_mut().find(|s| s.name == name).unwrap();
+        scenario.character.controller.stairs.flat_base = true;
+        scenario.expect.steps_per_riser = Some(Risers { rise, up, down });
+        for rate in [30.0, 60.0, 144.0, 240.0] {
+            let run =
+                run::run(scenario, ControllerKind::Kcc, rate).expect("the parry world answers");
+            let outcome = Outcome::new(scenario, run);
+            let check = outcome
+                .checks
+                .iter()
+                .find(|c| c.name == "steps_per_riser")
+                .unwrap();
+            if !check.passed {
+                failures.push(format!("{name} at {rate} Hz: {:?} off", check.value));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
 }
