@@ -457,6 +457,8 @@ impl Controller {
         let mut on_edge = false;
         let mut caught = false;
         let mut landed = None;
+        // Where the slide left the body, for the flat base's look down (see below).
+        let slid_to = body.position();
 
         if grounded && rise <= 0.0 && !body.is_on_floor() {
             let travelled = horizontal(body.position() - start, up);
@@ -494,7 +496,9 @@ impl Controller {
         };
         let flat = self.flat_reach().filter(|_| grounded && rise <= 0.0);
         let held = match (flat, base) {
-            (Some(reach), Some((base, before))) => flat_base::stand(body, base, before, reach),
+            (Some(reach), Some((base, before))) => {
+                flat_base::stand(body, slid_to, base, before, reach)
+            }
             _ => None,
         };
         let moved = body.position() - start;
@@ -519,7 +523,7 @@ impl Controller {
             if flat_base::walked_off(moved, floor, up).is_some() {
                 let tilted = floor.is_some_and(|normal| normal.dot(up) < LEVEL_COSINE);
                 let next = vertical(body.position(), up) + flat_base::EDGE_TOLERANCE;
-                if tilted && flat_base::stand(body, next, None, reach).is_some() {
+                if tilted && flat_base::stand(body, body.position(), next, None, reach).is_some() {
                     on_edge = true;
                 }
                 report.stepped = Some(vertical(body.position() - start, up));
@@ -690,6 +694,15 @@ impl Controller {
         }
         let stopped = |v: Vec3| horizontal(v, up).length() < run.length() * STOPPED_SHARE;
         let mut climb = self.climb(body, start, (run + up * slope) * dt, level);
+        if matches!(climb, Climb::Free) && self.flat_reach().is_some() && stopped(velocity) {
+            // With a flat base, the slide made the whole walk and ended against the next riser,
+            // which the climb's probe (as long as the walk) finds just beyond it: the next tick
+            // climbs it, and the body keeps the walk's speed.
+            let walked = horizontal(body.position() - start, up).length();
+            if walked >= (run * dt).length() * (1.0 - WALK_SHARE) {
+                velocity = run + up * vertical(velocity, up);
+            }
+        }
         if !matches!(climb, Climb::Lifted(_)) && slope != 0.0 && stopped(velocity) {
             slope = 0.0;
             body.set_position(start);
