@@ -26,13 +26,24 @@ var script_input: Array = []
 
 var _core: KccCore
 var _handle := 0
+## The core's character for a capsule, with the flat base (kcc::StairSettings::flat_base: the
+## capsule stands flat on each stair's edge, so its height and the camera change once per
+## riser, as a cylinder's do), and for a cylinder, without it (a flat bottom needs none, and on
+## a slope the option would hold it level).
+var _capsule_handle := 0
+var _cylinder_handle := 0
 
 
 func _ready() -> void:
 	_core = KccCore.new()
-	# The flat base (kcc::StairSettings::flat_base): the capsule stands flat on each stair's
-	# edge, so its height (and the camera) changes once per riser, as the cylinder's does.
-	_handle = _core.add_character(self, {"stairs": {"flat_base": true}})
+	_capsule_handle = _core.add_character(self, {"stairs": {"flat_base": true}})
+	_cylinder_handle = _core.add_character(self, {})
+	_handle = _capsule_handle
+
+
+## Moves the body as a cylinder (true) or a capsule (false) from the next tick on.
+func use_cylinder(cylinder: bool) -> void:
+	_handle = _cylinder_handle if cylinder else _capsule_handle
 
 
 func _physics_process(delta: float) -> void:

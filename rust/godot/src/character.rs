@@ -118,7 +118,9 @@ pub struct RustCharacterBody3D {
     /// changes once per stair and [signal stepped] fires once per riser, up and down, as for a
     /// flat bottom. [code]Snap[/code] ground follow only. Godot's own
     /// [method CharacterBody3D.is_on_floor] may be false while the capsule floats over an edge
-    /// ([signal landed] and [signal left_floor] count the edge as floor).
+    /// ([signal landed] and [signal left_floor] count the edge as floor). For a capsule only: a
+    /// flat-bottomed shape touches a slope with its rim at its feet, which this takes for an
+    /// edge (a cylinder then walks up ramps slower).
     #[export]
     #[init(val = false)]
     flat_base: bool,
@@ -739,6 +741,7 @@ impl RustCharacterBody3D {
             float_height: sanitize(self.properties().to_settings(defaults().custom_gravity))
                 .0
                 .float_height(),
+            flat_base: self.flat_base,
         }
     }
 

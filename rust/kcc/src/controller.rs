@@ -525,6 +525,10 @@ impl Controller {
                 let next = vertical(body.position(), up) + flat_base::EDGE_TOLERANCE;
                 if tilted && flat_base::stand(body, body.position(), next, None, reach).is_some() {
                     on_edge = true;
+                } else if floor.is_none() {
+                    // Resting against the side of the edge it walked off, a little above the
+                    // floor below: down onto it in this tick, as part of the step.
+                    body.apply_floor_snap();
                 }
                 report.stepped = Some(vertical(body.position() - start, up));
             }

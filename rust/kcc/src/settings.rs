@@ -274,7 +274,9 @@ pub struct StairSettings {
     /// Whether a rounded bottom (a capsule) stands flat on a stair's edge, its feet at the
     /// edge's height while the edge is under it, instead of rolling over it (see
     /// [`crate::flat_base`]): its height then changes once per stair, as a flat bottom's does,
-    /// and the camera smoother sees one step per riser. [`GroundFollow::Snap`] only.
+    /// and the camera smoother sees one step per riser. [`GroundFollow::Snap`] only, and for
+    /// rounded bottoms only: a flat bottom touches a slope with its rim at its feet, which the
+    /// flat base takes for an edge (a cylinder then walks up ramps slower).
     pub flat_base: bool,
 }
 
