@@ -517,20 +517,10 @@ impl Controller {
                 && (matches!(stand, Stand::Held(_)) || landed.is_some() && base.is_some())
         }) {
             // Walked off the edge (or the level floor) it stood on: the tick's whole drop is
-            // the step, unless it came down on a slope. Come down on the next step's edge, it
-            // stands on that edge.
-            let floor = body.is_on_floor().then(|| body.floor_normal());
-            if flat_base::walked_off(moved, floor, up).is_some() {
-                let tilted = floor.is_some_and(|normal| normal.dot(up) < LEVEL_COSINE);
-                let next = vertical(body.position(), up) + flat_base::EDGE_TOLERANCE;
-                if tilted && flat_base::stand(body, body.position(), next, None, reach).is_some() {
-                    on_edge = true;
-                } else if floor.is_none() {
-                    // Resting against the side of the edge it walked off, a little above the
-                    // floor below: down onto it in this tick, as part of the step.
-                    body.apply_floor_snap();
-                }
-                report.stepped = Some(vertical(body.position() - start, up));
+            // the step (see `flat_base::come_down`).
+            if let Some((drop, held)) = flat_base::come_down(body, start, reach) {
+                report.stepped = Some(drop);
+                on_edge |= held;
             }
         }
         if slid.lift.is_some() {

@@ -105,16 +105,56 @@ pub fn stand<B: KinematicBody + ?Sized>(
     Some(top - vertical(here, up))
 }
 
-/// The step of a tick that took a body off the edge it stood held on by `moved` (m), ending
-/// on floor with normal `floor` (`None`: not on the engine's floor): the vertical travel (m,
-/// negative) when it drops more than [`EDGE_TOLERANCE`] and does not end on a slope steeper
-/// than [`CREST_SLOPE`]. A held body let go over a slope's crest comes down on the slope's
-/// face, a little lower than it was held: no step. (Over a gentler crest it is let go less
-/// than [`EDGE_TOLERANCE`] above the face.)
-pub fn walked_off(moved: Vec3, floor: Option<Vec3>, up: Vec3) -> Option<f32> {
-    let drop = vertical(moved, up);
-    let sloped = floor.is_some_and(|normal| normal.dot(up) < CREST_SLOPE.cos());
-    (drop < -EDGE_TOLERANCE && !sloped).then_some(drop)
+/// The step of a tick that took a body off the edge (or the level floor) it stood on at
+/// `start` (m), when it came down more than [`EDGE_TOLERANCE`]: the tick's whole vertical
+/// travel (m, negative), and whether the body now stands held on the next step's edge.
+///
+/// - On level floor: the drop is the step.
+/// - On a gently tilted contact (a capsule wider than the tread comes down on the next step's
+///   edge): held on that edge, its feet at the edge's height.
+/// - A little above level floor (resting against the side of the edge it walked off, or on the
+///   rounding of the tread's edge): put down on that floor in the same tick, so that the whole
+///   riser is one step.
+/// - On a slope steeper than [`CREST_SLOPE`]: a held body let go over a slope's crest comes
+///   down on the slope's face a little lower than it was held: no step (`None`).
+///
+/// `reach` is the flat base's probe length (m).
+pub fn come_down<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    start: Vec3,
+    reach: f32,
+) -> Option<(f32, bool)> {
+    let up = unit_up(body.up_direction());
+    let here = body.position();
+    let drop = vertical(here - start, up);
+    if !drop.is_finite() || drop >= -EDGE_TOLERANCE {
+        return None;
+    }
+    let floor = body.is_on_floor().then(|| body.floor_normal());
+    let cosine = floor.map(|normal| normal.dot(up));
+    if cosine.is_some_and(|c| c >= LEVEL_COSINE) {
+        return Some((drop, false));
+    }
+    let gentle = cosine.is_none_or(|c| c >= CREST_SLOPE.cos());
+    if cosine.is_some() && gentle {
+        let next = vertical(here, up) + EDGE_TOLERANCE;
+        if stand(body, here, next, None, reach).is_some() {
+            return Some((vertical(body.position() - start, up), true));
+        }
+    }
+    let margin = body.safe_margin().max(0.0);
+    let below = body.test_move(here, -up * (EDGE_TOLERANCE + 2.0 * margin));
+    let landed = here + below.travel;
+    if below
+        .contact
+        .is_some_and(|contact| contact.normal.dot(up) >= LEVEL_COSINE)
+        && landed.is_finite()
+    {
+        body.set_position(landed);
+        body.apply_floor_snap();
+        return Some((vertical(body.position() - start, up), false));
+    }
+    gentle.then_some((drop, false))
 }
 
 /// Slope of the floor a held body comes down on beyond which the drop is a slope's crest, not
