@@ -513,12 +513,12 @@ impl Controller {
                 report.stepped = (drop < -flat_base::EDGE_TOLERANCE).then_some(drop);
             }
         } else if let Some(reach) = flat.filter(|_| {
-            slid.lift.is_none()
-                && (matches!(stand, Stand::Held(_)) || landed.is_some() && base.is_some())
+            slid.lift.is_none() && (matches!(stand, Stand::Held(_)) || landed.is_some())
         }) {
             // Walked off the edge (or the level floor) it stood on: the tick's whole drop is
             // the step (see `flat_base::come_down`).
-            if let Some((drop, held)) = flat_base::come_down(body, start, reach) {
+            let stood = matches!(stand, Stand::Held(_)) || base.is_some();
+            if let Some((drop, held)) = flat_base::come_down(body, start, reach, stood) {
                 report.stepped = Some(drop);
                 on_edge |= held;
             }

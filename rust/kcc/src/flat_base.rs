@@ -118,11 +118,15 @@ pub fn stand<B: KinematicBody + ?Sized>(
 /// - On a slope steeper than [`CREST_SLOPE`]: a held body let go over a slope's crest comes
 ///   down on the slope's face a little lower than it was held: no step (`None`).
 ///
-/// `reach` is the flat base's probe length (m).
+/// `reach` is the flat base's probe length (m). `stood` says the body stood held on an edge or
+/// on level floor at `start`; a body that was rolling over an edge (or walking a slope) is only
+/// put down on level floor just below it, and otherwise left to the step down's own judgement
+/// (`None`).
 pub fn come_down<B: KinematicBody + ?Sized>(
     body: &mut B,
     start: Vec3,
     reach: f32,
+    stood: bool,
 ) -> Option<(f32, bool)> {
     let up = unit_up(body.up_direction());
     let here = body.position();
@@ -133,9 +137,9 @@ pub fn come_down<B: KinematicBody + ?Sized>(
     let floor = body.is_on_floor().then(|| body.floor_normal());
     let cosine = floor.map(|normal| normal.dot(up));
     if cosine.is_some_and(|c| c >= LEVEL_COSINE) {
-        return Some((drop, false));
+        return stood.then_some((drop, false));
     }
-    let gentle = cosine.is_none_or(|c| c >= CREST_SLOPE.cos());
+    let gentle = stood && cosine.is_none_or(|c| c >= CREST_SLOPE.cos());
     if cosine.is_some() && gentle {
         let next = vertical(here, up) + EDGE_TOLERANCE;
         if stand(body, here, next, None, reach).is_some() {
