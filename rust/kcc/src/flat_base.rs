@@ -134,29 +134,37 @@ pub fn come_down<B: KinematicBody + ?Sized>(
     if !drop.is_finite() || drop >= -EDGE_TOLERANCE {
         return None;
     }
+    // Level floor right under it (or within a little more than the engine's margins): the drop
+    // is the step, the body put down on that floor in this tick. The engine's floor state is
+    // not asked: after a step down onto an edge it may still tell of the floor its snap found
+    // below.
+    let margin = body.safe_margin().max(0.0);
+    let below = body.test_move(here, -up * (EDGE_TOLERANCE + 2.0 * margin));
+    let landed = here + below.travel;
+    let level = below
+        .contact
+        .is_some_and(|contact| contact.normal.dot(up) >= LEVEL_COSINE);
+    if level && landed.is_finite() {
+        let above = -vertical(below.travel, up);
+        if above > 2.0 * margin {
+            body.set_position(landed);
+            body.apply_floor_snap();
+        } else if !stood {
+            return None;
+        }
+        return Some((vertical(body.position() - start, up), false));
+    }
+    if !stood {
+        return None;
+    }
     let floor = body.is_on_floor().then(|| body.floor_normal());
     let cosine = floor.map(|normal| normal.dot(up));
-    if cosine.is_some_and(|c| c >= LEVEL_COSINE) {
-        return stood.then_some((drop, false));
-    }
-    let gentle = stood && cosine.is_none_or(|c| c >= CREST_SLOPE.cos());
+    let gentle = cosine.is_none_or(|c| c >= CREST_SLOPE.cos());
     if cosine.is_some() && gentle {
         let next = vertical(here, up) + EDGE_TOLERANCE;
         if stand(body, here, next, None, reach).is_some() {
             return Some((vertical(body.position() - start, up), true));
         }
-    }
-    let margin = body.safe_margin().max(0.0);
-    let below = body.test_move(here, -up * (EDGE_TOLERANCE + 2.0 * margin));
-    let landed = here + below.travel;
-    if below
-        .contact
-        .is_some_and(|contact| contact.normal.dot(up) >= LEVEL_COSINE)
-        && landed.is_finite()
-    {
-        body.set_position(landed);
-        body.apply_floor_snap();
-        return Some((vertical(body.position() - start, up), false));
     }
     gentle.then_some((drop, false))
 }
