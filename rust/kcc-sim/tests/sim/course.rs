@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use kcc_sim::checks::Check;
 use kcc_sim::course;
 use kcc_sim::report::Outcome;
 use kcc_sim::run::{self, ControllerKind};
@@ -167,6 +168,16 @@ fn the_web_demo_walk_passes_in_the_parry_world() {
     }
 }
 
+/// The `steps_per_riser` check of `scenario` run by our controller at `rate` Hz.
+fn steps_per_riser(scenario: &Scenario, rate: f64) -> Check {
+    let run = run::run(scenario, ControllerKind::Kcc, rate).expect("the parry world answers");
+    Outcome::new(scenario, run)
+        .checks
+        .into_iter()
+        .find(|c| c.name == "steps_per_riser")
+        .expect("the scenario has a steps_per_riser check")
+}
+
 #[test]
 fn the_flat_base_reports_one_step_per_riser_and_the_rolling_capsule_does_not() {
     // stairs_030_flat: 5 risers of 0.3 m up and 5 down, `steps_per_riser` checks it. The same
@@ -183,14 +194,7 @@ fn the_flat_base_reports_one_step_per_riser_and_the_rolling_capsule_does_not() {
     rolling.expect.steps_per_riser = flat.expect.steps_per_riser;
     for rate in [30.0, 60.0, 144.0, 240.0] {
         for (scenario, passes) in [(&flat, true), (&rolling, false)] {
-            let run =
-                run::run(scenario, ControllerKind::Kcc, rate).expect("the parry world answers");
-            let outcome = Outcome::new(scenario, run);
-            let check = outcome
-                .checks
-                .iter()
-                .find(|c| c.name == "steps_per_riser")
-                .unwrap();
+            let check = steps_per_riser(scenario, rate);
             assert_eq!(
                 check.passed, passes,
                 "{} at {rate} Hz: {check:?}",
@@ -225,14 +229,7 @@ fn every_capsule_staircase_steps_once_per_riser_with_the_flat_base() {
         scenario.character.controller.stairs.flat_base = true;
         scenario.expect.steps_per_riser = Some(Risers { rise, up, down });
         for rate in [30.0, 60.0, 144.0, 240.0] {
-            let run =
-                run::run(scenario, ControllerKind::Kcc, rate).expect("the parry world answers");
-            let outcome = Outcome::new(scenario, run);
-            let check = outcome
-                .checks
-                .iter()
-                .find(|c| c.name == "steps_per_riser")
-                .unwrap();
+            let check = steps_per_riser(scenario, rate);
             if !check.passed {
                 failures.push(format!("{name} at {rate} Hz: {:?} off", check.value));
             }
