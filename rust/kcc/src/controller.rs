@@ -481,16 +481,22 @@ impl Controller {
         // it at the height its feet stood at (the floor or edge under it, or the top of the
         // step it climbed), or on the lower edge a step down came down on.
         let here = vertical(start, up);
+        // The lower edge a step down came down on, from an edge or level floor the body stood
+        // on (not from a slope's face: the face it came down on is no edge to stand on).
+        let stood = level || matches!(stand, Stand::Held(_));
         let lower = landed
-            .filter(|(_, is_step)| *is_step)
+            .filter(|(_, is_step)| *is_step && stood)
             .map(|(contact, _)| vertical(contact.point, up))
             .filter(|top| here - top > flat_base::EDGE_TOLERANCE);
         let walked = horizontal(body.position() - start, up).length() > flat_base::FACE_TEST_WALK;
         let base = match (slid.lift, lower, stand) {
             (Some(lift), _, _) => Some((here + lift.tread, None)),
-            (None, Some(top), _) => Some((top, None)),
+            // Come down on a slope's face, not a lower step's edge: a second probe tells.
+            (None, Some(top), _) => Some((top, Some(flat_base::Face::Look))),
             // A body that (almost) did not move is on the same edge whatever the normal says.
-            (None, None, Stand::Held(normal)) => Some((here, Some(normal).filter(|_| walked))),
+            (None, None, Stand::Held(normal)) => {
+                Some((here, Some(flat_base::Face::Was(normal)).filter(|_| walked)))
+            }
             (None, None, _) if level => Some((here, None)),
             (None, None, _) => None,
         };
@@ -517,10 +523,9 @@ impl Controller {
         }) {
             // Walked off the edge (or the level floor) it stood on: the tick's whole drop is
             // the step (see `flat_base::come_down`).
-            let stood = matches!(stand, Stand::Held(_)) || base.is_some();
-            if let Some((drop, held)) = flat_base::come_down(body, start, reach, stood) {
-                report.stepped = Some(drop);
-                on_edge |= held;
+            if let Some(came) = flat_base::come_down(body, start, reach, stood) {
+                report.stepped = came.stepped;
+                on_edge |= came.held;
             }
         }
         if slid.lift.is_some() {

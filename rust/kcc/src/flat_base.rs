@@ -18,8 +18,8 @@
 
 use glam::Vec3;
 
-use crate::body::{KinematicBody, MotionTest};
-use crate::floor::{unit_up, vertical};
+use crate::body::{Contact, KinematicBody, MotionTest};
+use crate::floor::{horizontal, unit_up, vertical};
 use crate::stairs::LEVEL_COSINE;
 
 /// How far below the height a body stood at an edge's top may be and still hold it, m: the
@@ -66,7 +66,7 @@ pub fn stand<B: KinematicBody + ?Sized>(
     body: &mut B,
     from: Vec3,
     base: f32,
-    before: Option<Vec3>,
+    before: Option<Face>,
     reach: f32,
 ) -> Option<f32> {
     let up = unit_up(body.up_direction());
@@ -93,7 +93,12 @@ pub fn stand<B: KinematicBody + ?Sized>(
     {
         return None;
     }
-    if before.is_some_and(|normal| normal.cross(contact.normal).length() < SAME_NORMAL_SINE) {
+    let face = match before {
+        Some(Face::Was(normal)) => same_normal(normal, contact.normal),
+        Some(Face::Look) => looks_like_face(body, lifted, &contact, reach),
+        None => false,
+    };
+    if face {
         return None;
     }
     // The probe fell at least this far before it touched: the held place is free.
@@ -105,9 +110,10 @@ pub fn stand<B: KinematicBody + ?Sized>(
     Some(top - vertical(here, up))
 }
 
-/// The step of a tick that took a body off the edge (or the level floor) it stood on at
-/// `start` (m), when it came down more than [`EDGE_TOLERANCE`]: the tick's whole vertical
-/// travel (m, negative), and whether the body now stands held on the next step's edge.
+/// Judges a tick that took a body off the edge (or the level floor) it stood on at `start` (m),
+/// when it came down more than [`EDGE_TOLERANCE`]: the tick's whole vertical travel is the
+/// step, and the body may now stand held on the next step's edge; `None` when it leaves the
+/// judgement to the step down.
 ///
 /// - On level floor: the drop is the step.
 /// - On a gently tilted contact (a capsule wider than the tread comes down on the next step's
@@ -116,7 +122,7 @@ pub fn stand<B: KinematicBody + ?Sized>(
 ///   rounding of the tread's edge): put down on that floor in the same tick, so that the whole
 ///   riser is one step.
 /// - On a slope steeper than [`CREST_SLOPE`]: a held body let go over a slope's crest comes
-///   down on the slope's face a little lower than it was held: no step (`None`).
+///   down on the slope's face a little lower than it was held: no step.
 ///
 /// `reach` is the flat base's probe length (m). `stood` says the body stood held on an edge or
 /// on level floor at `start`; a body that was rolling over an edge (or walking a slope) is only
@@ -127,7 +133,7 @@ pub fn come_down<B: KinematicBody + ?Sized>(
     start: Vec3,
     reach: f32,
     stood: bool,
-) -> Option<(f32, bool)> {
+) -> Option<CameDown> {
     let up = unit_up(body.up_direction());
     let here = body.position();
     let drop = vertical(here - start, up);
@@ -152,7 +158,7 @@ pub fn come_down<B: KinematicBody + ?Sized>(
         } else if !stood {
             return None;
         }
-        return Some((vertical(body.position() - start, up), false));
+        return Some(CameDown::step(body, start, false));
     }
     if !stood {
         return None;
@@ -163,10 +169,33 @@ pub fn come_down<B: KinematicBody + ?Sized>(
     if cosine.is_some() && gentle {
         let next = vertical(here, up) + EDGE_TOLERANCE;
         if stand(body, here, next, None, reach).is_some() {
-            return Some((vertical(body.position() - start, up), true));
+            return Some(CameDown::step(body, start, true));
         }
     }
-    gentle.then_some((drop, false))
+    Some(CameDown {
+        stepped: gentle.then_some(drop),
+        held: false,
+    })
+}
+
+/// What [`come_down`] judged of a drop.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CameDown {
+    /// The step (m, negative), `None` for a slope's crest.
+    pub stepped: Option<f32>,
+    /// The body stands held on the next step's edge.
+    pub held: bool,
+}
+
+impl CameDown {
+    /// The whole drop of the body since `start` (m) as the step.
+    fn step<B: KinematicBody + ?Sized>(body: &B, start: Vec3, held: bool) -> Self {
+        let up = unit_up(body.up_direction());
+        Self {
+            stepped: Some(vertical(body.position() - start, up)),
+            held,
+        }
+    }
 }
 
 /// Slope of the floor a held body comes down on beyond which the drop is a slope's crest, not
@@ -182,6 +211,45 @@ const MIN_HOLD: f32 = 1e-5;
 /// radius (1 mm over a radius of 1 m: 1e-3 rad), well clear of [`SAME_NORMAL_SINE`]. A shorter
 /// walk (a body coming to a stop) stays held.
 pub const FACE_TEST_WALK: f32 = 1e-3;
+
+/// How [`stand`] tells a slope's face from an edge under the body.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Face {
+    /// The contact normal of the edge the body stood held over when the move began: meeting a
+    /// contact with the same normal after walking, the body is on a face.
+    Was(Vec3),
+    /// One more probe, a few millimetres toward the contact: a face gives the same normal
+    /// there, an edge a turned one.
+    Look,
+}
+
+/// True when two unit contact normals are one surface's.
+fn same_normal(a: Vec3, b: Vec3) -> bool {
+    a.cross(b).length() < SAME_NORMAL_SINE
+}
+
+/// How far toward its contact [`Face::Look`] moves the body for its second probe, m: over an
+/// edge the normal then turns by this over the shape's radius (5e-3 rad for 1 m).
+const FACE_SHIFT: f32 = 5e-3;
+
+/// True when the probe down from `lifted` (m) that met `contact` meets a contact with the same
+/// normal again from [`FACE_SHIFT`] closer to it: the body is over a slope's face.
+fn looks_like_face<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    lifted: Vec3,
+    contact: &Contact,
+    reach: f32,
+) -> bool {
+    let up = unit_up(body.up_direction());
+    let Some(toward) = horizontal(-contact.normal, up).try_normalize() else {
+        return false;
+    };
+    let from = lifted + toward * FACE_SHIFT;
+    let probe = body.test_move(from, -up * (reach + 2.0 * body.safe_margin().max(0.0)));
+    probe
+        .contact
+        .is_some_and(|again| same_normal(contact.normal, again.normal))
+}
 
 /// Sine of the angle below which two contact normals are one surface's (about 0.01 degree).
 const SAME_NORMAL_SINE: f32 = 2e-4;
