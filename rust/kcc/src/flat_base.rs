@@ -56,12 +56,12 @@ pub fn held(below: &MotionTest, here: Vec3, up: Vec3, margin: f32) -> Option<Vec
 /// down after the slide drops a held body onto the edge's steep side, which pushes it back
 /// from where it walked to; a slow walker would lose a quarter of its walk each tick.
 ///
-/// `before` is the contact normal of the edge the body stood held over when the move began
-/// (`None` when it stood on level floor or climbed): a body that moved and still meets a
-/// contact with the same normal is on a slope's face, not rolling over an edge, and is not
-/// held. Returns the height the feet were raised by (m), or `None` (the body left where the
-/// move put it) when there is no such edge: the body walked off it, onto level floor, or onto
-/// a lower step.
+/// `before` says how to tell a slope's face from an edge (see [`Face`]): `None` when the body
+/// stood on level floor, climbed, or hardly moved. A body over a face is not held.
+///
+/// Returns the height the feet were raised by (m), or `None` (the body left where the move
+/// put it) when there is no such edge: the body walked off it, onto level floor, or onto a
+/// lower step.
 pub fn stand<B: KinematicBody + ?Sized>(
     body: &mut B,
     from: Vec3,
@@ -208,7 +208,8 @@ const MIN_HOLD: f32 = 1e-5;
 
 /// Shortest walk of a held body, m, over which a contact normal that did not turn tells a
 /// slope's face from an edge: over an edge the normal turns by about the walk over the shape's
-/// radius (1 mm over a radius of 1 m: 1e-3 rad), well clear of [`SAME_NORMAL_SINE`]. A shorter
+/// radius (1 mm over a radius of 1 m: 1e-3 rad), well clear of the 2e-4 below which two normals
+/// count as one surface's. A shorter
 /// walk (a body coming to a stop) stays held.
 pub const FACE_TEST_WALK: f32 = 1e-3;
 
