@@ -1,4 +1,4 @@
-//! A controller tick fed arbitrary floats: any settings (jump feel included), start, velocity,
+//! A controller tick fed arbitrary floats: any settings (jump feel and the flat base included), start, velocity,
 //! wish direction and delta, including NaN, infinities and huge values, and any pattern of jump
 //! presses and crouches, over a course of a floor, stairs and boxes the input places. The controller must
 //! never panic, must accept its own repair of any settings, and must never move a body that
@@ -41,6 +41,7 @@ fn settings(case: &Case) -> ControllerSettings {
     (s.stairs.max_step_height, s.stairs.min_step_depth, s.stairs.min_step_forward, s.stairs.step_forward_test) =
         (h, depth, forward, test);
     s.stairs.sweep_iterations = u32::from(case.iterations % 10);
+    s.stairs.flat_base = case.iterations >= 128;
     (s.gravity.gravity, s.gravity.terminal_speed, s.gravity.jump_velocity) =
         (case.gravity[0], case.gravity[1], case.gravity[2]);
     (s.jump.coyote_time, s.jump.buffer_time, s.jump.release_cut) =
