@@ -22,9 +22,11 @@ use crate::body::{Contact, KinematicBody, MotionTest};
 use crate::floor::{horizontal, unit_up, vertical};
 use crate::stairs::LEVEL_COSINE;
 
-/// How far below the height a body stood at an edge's top may be and still hold it, m: the
-/// rounding of an engine's box edges (Jolt rounds them by the shape margin, at most 8 % of the
-/// box's smallest half extent) puts the contact on a rounded edge below its top.
+/// How far from the height a body stood at (or the top of the step it climbed) an edge's
+/// contact may be and still hold it, m; also the smallest drop that counts as a step when a
+/// held body walks off its edge. The rounding of an engine's box edges (Jolt rounds them by
+/// the shape margin, at most 8 % of the box's smallest half extent) puts the contact on a
+/// rounded edge below its top.
 pub const EDGE_TOLERANCE: f32 = 0.02;
 
 /// How far from the feet's height the edge under a held body may be beyond the safe margin
@@ -259,4 +261,58 @@ const SAME_NORMAL_SINE: f32 = 2e-4;
 /// level, and not the side of something.
 fn is_edge(cosine: f32) -> bool {
     cosine < LEVEL_COSINE && cosine > EDGE_MIN_COSINE
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn probe(point: Vec3, normal: Vec3) -> MotionTest {
+        MotionTest {
+            travel: Vec3::new(0.0, -0.05, 0.0),
+            remainder: Vec3::ZERO,
+            contact: Some(Contact {
+                normal: normal.normalize(),
+                point,
+                depth: 0.0,
+            }),
+        }
+    }
+
+    #[test]
+    fn a_body_is_held_over_a_tilted_contact_at_its_feet() {
+        let feet = Vec3::new(0.0, 1.5, 0.0);
+        let edge = Vec3::new(0.0, 1.5, -0.2);
+        let tilted = Vec3::new(0.0, 0.8, 0.6);
+        let margin = 0.001;
+        // The edge at the feet's height (within the margin): held, with the edge's normal.
+        assert_eq!(
+            held(&probe(edge, tilted), feet, Vec3::Y, margin),
+            Some(tilted.normalize())
+        );
+        let just_below = edge - Vec3::Y * (margin + 0.4 * HELD_TOLERANCE);
+        assert!(held(&probe(just_below, tilted), feet, Vec3::Y, margin).is_some());
+        // Level floor under the feet: standing, not held.
+        assert_eq!(held(&probe(edge, Vec3::Y), feet, Vec3::Y, margin), None);
+        // A rolled body: the edge's contact well above its feet.
+        let above = edge + Vec3::Y * 0.01;
+        assert_eq!(held(&probe(above, tilted), feet, Vec3::Y, margin), None);
+        // The side of something, or nothing at all.
+        let side = Vec3::new(0.0, 0.01, 1.0);
+        assert_eq!(held(&probe(edge, side), feet, Vec3::Y, margin), None);
+        let free = MotionTest {
+            contact: None,
+            ..probe(edge, tilted)
+        };
+        assert_eq!(held(&free, feet, Vec3::Y, margin), None);
+    }
+
+    #[test]
+    fn normals_of_one_surface_are_the_same_and_an_edge_turns() {
+        let face = Vec3::new(0.0, 0.866, 0.5);
+        assert!(same_normal(face, face));
+        // Over an edge of a 0.3 m capsule, 5 mm of walk turn the normal by about 1 degree.
+        let turned = Vec3::new(0.0, 0.85, 0.53).normalize();
+        assert!(!same_normal(face, turned));
+    }
 }
