@@ -1006,7 +1006,7 @@ const EDGE_PROBE: f32 = 1e-3;
 
 /// Smallest cosine between up and an edge's contact normal that still supports a body: a
 /// contact this close to horizontal is the side of something, not under the body.
-const EDGE_MIN_COSINE: f32 = 0.05;
+pub(crate) const EDGE_MIN_COSINE: f32 = 0.05;
 
 /// True when `position` (m) is finite and within [`MAX_COORDINATE`] of the origin.
 fn usable_position(position: Vec3) -> bool {

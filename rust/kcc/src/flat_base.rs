@@ -19,6 +19,7 @@
 use glam::Vec3;
 
 use crate::body::{Contact, KinematicBody, MotionTest};
+use crate::controller::EDGE_MIN_COSINE;
 use crate::floor::{horizontal, unit_up, vertical};
 use crate::stairs::LEVEL_COSINE;
 
@@ -32,10 +33,6 @@ pub const EDGE_TOLERANCE: f32 = 0.02;
 /// How far from the feet's height the edge under a held body may be beyond the safe margin
 /// (a body the engine put down on an edge keeps that far above it), m.
 const HELD_TOLERANCE: f32 = 5e-4;
-
-/// Smallest cosine between up and an edge's contact normal that holds a body: a contact this
-/// close to horizontal is the side of something, not under the body.
-const EDGE_MIN_COSINE: f32 = 0.05;
 
 /// The contact normal of the edge a body at `here` (m) stands held over, from a probe straight
 /// down from there (`below`), when it does: the probe met a tilted contact (an edge, not a
