@@ -73,7 +73,6 @@ func set_cylinder(cylinder: bool) -> void:
 	var holder: CollisionShape3D = player.get_node("Shape")
 	holder.shape = shape
 	holder.position.y = HEIGHT * 0.5
-	player.call("use_cylinder", cylinder)
 
 
 ## "capsule" or "cylinder".

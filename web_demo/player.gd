@@ -25,25 +25,15 @@ var steps := 0
 var script_input: Array = []
 
 var _core: KccCore
+## The core's character, with the core's defaults: among them the flat base
+## (kcc::StairSettings::flat_base), so a capsule stands flat on each stair's edge and its
+## height and the camera change once per riser, as a cylinder's do.
 var _handle := 0
-## The core's character for a capsule, with the flat base (kcc::StairSettings::flat_base: the
-## capsule stands flat on each stair's edge, so its height and the camera change once per
-## riser, as a cylinder's do), and for a cylinder, without it (a flat bottom needs none, and on
-## a slope the option would hold it level).
-var _capsule_handle := 0
-var _cylinder_handle := 0
 
 
 func _ready() -> void:
 	_core = KccCore.new()
-	_capsule_handle = _core.add_character(self, {"stairs": {"flat_base": true}})
-	_cylinder_handle = _core.add_character(self, {})
-	_handle = _capsule_handle
-
-
-## Moves the body as a cylinder (true) or a capsule (false) from the next tick on.
-func use_cylinder(cylinder: bool) -> void:
-	_handle = _cylinder_handle if cylinder else _capsule_handle
+	_handle = _core.add_character(self, {})
 
 
 func _physics_process(delta: float) -> void:

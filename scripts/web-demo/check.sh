@@ -6,8 +6,8 @@
 # rates (check.mjs --compare: the body within 1 cm on every tick). Needs Chromium and the web
 # template (scripts/godot-web/setup.sh).
 #
-# Both shapes are held to the issue's 2 cm camera jolt: the demo's player stands a capsule flat
-# on each stair's edge (`flat_base`), so it steps once per riser as a cylinder does.
+# Both shapes are held to the issue's 2 cm camera jolt: with the controller's defaults a capsule
+# stands flat on each stair's edge (`flat_base`), so it steps once per riser as a cylinder does.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 "$here/build-wasm.sh"

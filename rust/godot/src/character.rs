@@ -113,16 +113,16 @@ pub struct RustCharacterBody3D {
     #[init(val = 20.0)]
     ground_follow_speed: float,
 
-    /// Whether a rounded bottom (a capsule) stands flat on a stair's edge, its feet at the
-    /// edge's height while the edge is under it, instead of rolling over it: its height then
-    /// changes once per stair and [signal stepped] fires once per riser, up and down, as for a
-    /// flat bottom. [code]Snap[/code] ground follow only. Godot's own
-    /// [method CharacterBody3D.is_on_floor] may be false while the capsule floats over an edge
-    /// ([signal landed] and [signal left_floor] count the edge as floor). For a capsule only: a
-    /// flat-bottomed shape touches a slope with its rim at its feet, which this takes for an
-    /// edge (a cylinder then walks up ramps slower).
+    /// Whether the body stands flat on a stair's edge, its feet at the edge's height while the
+    /// edge is under it: a capsule then does not roll over the edge, its height changes once
+    /// per stair and [signal stepped] fires once per riser, up and down (a cylinder or box
+    /// already does; on the rounding of an edge it is held at the edge's height too). Off, a
+    /// capsule rolls over each edge and the signal fires for the parts of the drops the edge's
+    /// slope does not explain. [code]Snap[/code] ground follow only. Godot's own
+    /// [method CharacterBody3D.is_on_floor] may be false while the body floats over an edge
+    /// ([signal landed] and [signal left_floor] count the edge as floor).
     #[export]
-    #[init(val = false)]
+    #[init(val = true)]
     flat_base: bool,
 
     /// Whether the character steps up onto ledges no higher than [member max_step_height].
@@ -741,7 +741,6 @@ impl RustCharacterBody3D {
             float_height: sanitize(self.properties().to_settings(defaults().custom_gravity))
                 .0
                 .float_height(),
-            flat_base: self.flat_base,
         }
     }
 

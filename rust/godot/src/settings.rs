@@ -88,7 +88,7 @@ pub struct Properties {
     pub ground_follow: GroundFollow,
     /// How fast a smooth ground follow closes the gap to the ground, 1/s.
     pub ground_follow_speed: f32,
-    /// A rounded bottom stands flat on stair edges.
+    /// The body stands flat on stair edges (its feet at the edge's height).
     pub flat_base: bool,
     /// Step up onto ledges.
     pub step_up_enabled: bool,
@@ -262,7 +262,7 @@ mod tests {
             step_detection: StepDetection::Probe,
             ground_follow: GroundFollow::Smooth,
             ground_follow_speed: 12.0,
-            flat_base: true,
+            flat_base: false,
             step_up_enabled: false,
             step_down_enabled: false,
             max_speed: 7.0,
@@ -292,7 +292,7 @@ mod tests {
         assert_eq!(s.stairs.step_detection, kcc::StepDetection::Probe);
         assert_eq!(s.stairs.ground_follow, kcc::GroundFollow::Smooth);
         assert_eq!(s.stairs.ground_follow_speed, 12.0);
-        assert!(s.stairs.flat_base);
+        assert!(!s.stairs.flat_base);
         assert!(!s.stairs.step_up_enabled && !s.stairs.step_down_enabled);
         assert_eq!(s.movement.ground.max_speed, 7.0);
         assert_eq!(s.movement.ground.attack_time, 0.3);

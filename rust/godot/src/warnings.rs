@@ -63,8 +63,6 @@ pub struct BodySetup {
     /// How far the shape must float above the origin for the ground following, m
     /// (`kcc::ControllerSettings::float_height`: 0 for the stair sweeps).
     pub float_height: f32,
-    /// The `flat_base` property is on.
-    pub flat_base: bool,
 }
 
 /// How far short of the float height a shape's bottom may be, m.
@@ -105,16 +103,6 @@ pub fn body_warnings(setup: &BodySetup) -> Vec<String> {
              origin, and must float max_step_height ({} m) above it, or the shape stops at \
              steps. Lift the shape and shorten it by that much.",
             setup.float_height
-        ));
-    }
-    if setup.flat_base
-        && let Some(shape) = setup.shapes.iter().find(|shape| shape.rounds_edges)
-    {
-        warnings.push(format!(
-            "flat_base is on, but \"{}\" is not a capsule or sphere: a flat bottom touches a \
-             slope with its rim at its feet, which the flat base takes for a stair's edge (the \
-             body then walks up ramps slower). Turn flat_base off for flat-bottomed shapes.",
-            shape.name
         ));
     }
     if let Err(error) = kcc::error::validate_safe_margin(setup.safe_margin) {
@@ -209,7 +197,6 @@ mod tests {
             yaw_node: YawNode::Found,
             settings_problems: Vec::new(),
             float_height: 0.0,
-            flat_base: false,
         }
     }
 
@@ -258,17 +245,6 @@ mod tests {
         one_warning(&setup, "safe_margin is 0.05 m");
         setup.safe_margin = 0.5;
         one_warning(&setup, "safe_margin must be");
-    }
-
-    #[test]
-    fn a_flat_base_wants_a_rounded_bottom() {
-        let mut setup = good_body();
-        setup.flat_base = true;
-        assert!(body_warnings(&setup).is_empty());
-        setup.shapes[0].rounds_edges = true;
-        one_warning(&setup, "flat_base is on, but \"CollisionShape3D\"");
-        setup.flat_base = false;
-        assert!(body_warnings(&setup).is_empty());
     }
 
     #[test]

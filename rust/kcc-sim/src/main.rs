@@ -112,9 +112,11 @@ struct RunArgs {
     /// `ground_follow` (default snap) when absent.
     #[arg(long, value_enum)]
     ground_follow: Option<Follow>,
-    /// Stand rounded bottoms flat on stair edges (`flat_base = true`) in every file.
-    #[arg(long)]
-    flat_base: bool,
+    /// Whether rounded bottoms stand flat on stair edges, for every file: `true` (the
+    /// controller's default) or `false` (a capsule rolls over each edge); each file's own
+    /// `flat_base` when absent.
+    #[arg(long, value_name = "true|false", action = clap::ArgAction::Set)]
+    flat_base: Option<bool>,
     #[command(flatten)]
     world: WorldArgs,
 }
@@ -441,9 +443,9 @@ fn run_files(args: &RunArgs) -> Result<bool, String> {
             character.body.float_height = character.controller.float_height();
         }
     }
-    if args.flat_base {
+    if let Some(flat_base) = args.flat_base {
         for scenario in &mut scenarios {
-            scenario.character.controller.stairs.flat_base = true;
+            scenario.character.controller.stairs.flat_base = flat_base;
         }
     }
 

@@ -532,8 +532,15 @@ impl Controller {
             let rise = vertical(body.position() - start, up);
             report.step_up = rise.max(0.0);
             // With a flat base a climb that ends a hair above where it began (the step's edge
-            // not yet under the body; the next tick climbs it) is no step.
-            let least = if flat.is_some() { MIN_STEP_RISE } else { 0.0 };
+            // not yet under the body; the next tick climbs it) is no step; nor is the rest of
+            // a climb that left a flat bottom on the rounding of the step's edge, below the
+            // tread by less than the rounding: it meets the rounding, not a riser.
+            let rest = slid.lift.is_some_and(|lift| lift.tilted_obstacle);
+            let least = match flat {
+                None => 0.0,
+                Some(_) if rest => flat_base::EDGE_TOLERANCE,
+                Some(_) => MIN_STEP_RISE,
+            };
             report.stepped = (rise > least).then_some(rise);
         }
         report.on_floor = body.is_on_floor() || on_edge;
@@ -777,6 +784,7 @@ impl Controller {
             height: step.height,
             tread: step.tread,
             ahead,
+            tilted_obstacle: step.tilted_obstacle,
         })
     }
 
@@ -870,6 +878,9 @@ struct Lift {
     tread: f32,
     /// How far the lift moved the body ahead, on top of the tick's motion, m.
     ahead: f32,
+    /// What stopped the motion was tilted, not a riser's face (see
+    /// [`StepUp::tilted_obstacle`](crate::stairs::StepUp::tilted_obstacle)).
+    tilted_obstacle: bool,
 }
 
 /// What [`Controller::climb`] found.
@@ -987,7 +998,19 @@ fn stand_of<B: KinematicBody + ?Sized>(body: &mut B, velocity: Vec3, flat: Optio
     let here = body.position();
     let below = body.test_move(here, -up * reach);
     if look_held && let Some(normal) = flat_base::held(&below, here, up, body.safe_margin()) {
-        return Stand::Held(normal);
+        // A flat bottom on a slope touches it with its rim at the feet's height, and the
+        // engine has the body on floor with the very normal of that contact. So has a held
+        // body whose slide touched the edge: one more probe tells a slope's face from an edge.
+        let face = on_floor
+            && flat_base::same_normal(body.floor_normal(), normal)
+            && below
+                .contact
+                .is_some_and(|contact| flat_base::looks_like_face(body, here, &contact, reach));
+        return if face {
+            Stand::Floor
+        } else {
+            Stand::Held(normal)
+        };
     }
     match below.contact {
         Some(contact)

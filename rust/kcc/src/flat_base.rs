@@ -224,7 +224,7 @@ pub enum Face {
 }
 
 /// True when two unit contact normals are one surface's.
-fn same_normal(a: Vec3, b: Vec3) -> bool {
+pub(crate) fn same_normal(a: Vec3, b: Vec3) -> bool {
     a.cross(b).length() < SAME_NORMAL_SINE
 }
 
@@ -234,7 +234,7 @@ const FACE_SHIFT: f32 = 5e-3;
 
 /// True when the probe down from `lifted` (m) that met `contact` meets a contact with the same
 /// normal again from [`FACE_SHIFT`] closer to it: the body is over a slope's face.
-fn looks_like_face<B: KinematicBody + ?Sized>(
+pub(crate) fn looks_like_face<B: KinematicBody + ?Sized>(
     body: &mut B,
     lifted: Vec3,
     contact: &Contact,

@@ -271,12 +271,11 @@ pub struct StairSettings {
     /// How fast a [`GroundFollow::Smooth`] body's feet close the gap to the ground's height,
     /// 1/s: the gap shrinks by `exp(-speed * t)` (20: 95 % in 0.15 s).
     pub ground_follow_speed: f32,
-    /// Whether a rounded bottom (a capsule) stands flat on a stair's edge, its feet at the
-    /// edge's height while the edge is under it, instead of rolling over it (see
-    /// [`crate::flat_base`]): its height then changes once per stair, as a flat bottom's does,
-    /// and the camera smoother sees one step per riser. [`GroundFollow::Snap`] only, and for
-    /// rounded bottoms only: a flat bottom touches a slope with its rim at its feet, which the
-    /// flat base takes for an edge (a cylinder then walks up ramps slower).
+    /// Whether the body stands flat on a stair's edge, its feet at the edge's height while the
+    /// edge is under it (see [`crate::flat_base`]; on by default): a capsule then does not roll
+    /// over the edge, its height changes once per stair, and the camera smoother sees one step
+    /// per riser, as with a flat bottom (which it holds on the rounding of an edge too). Off, a
+    /// capsule rolls over each edge. [`GroundFollow::Snap`] only.
     pub flat_base: bool,
 }
 
@@ -293,7 +292,7 @@ impl Default for StairSettings {
             step_detection: StepDetection::Contacts,
             ground_follow: GroundFollow::Snap,
             ground_follow_speed: 20.0,
-            flat_base: false,
+            flat_base: true,
         }
     }
 }

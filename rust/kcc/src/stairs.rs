@@ -23,6 +23,7 @@
 use glam::Vec3;
 
 use crate::body::{Contact, KinematicBody};
+use crate::controller::EDGE_MIN_COSINE;
 use crate::floor::{horizontal, is_walkable, slide, slope_angle, unit_up, usable_normal, vertical};
 use crate::settings::StairSettings;
 use crate::sweep::iterate_sweep;
@@ -77,6 +78,10 @@ pub struct StepUp {
     /// How far the tick's own horizontal motion carries the body past where it met the step,
     /// m (negative when it stops short of it).
     pub past_obstacle: f32,
+    /// What stopped the motion leans back from the body (its contact normal points up a
+    /// little): the rounding of the step's edge, or a rounded bottom touching the edge from
+    /// below it, not a vertical riser's face.
+    pub tilted_obstacle: bool,
     /// The landing's contact is level: a flat bottom standing flat on the tread, not a
     /// rounded one resting on the tread near its edge.
     pub level_landing: bool,
@@ -290,6 +295,7 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         on_edge,
         clearance,
         past_obstacle: flat - horizontal(at_obstacle - start, up).dot(direction),
+        tilted_obstacle: obstacle.normal.dot(up) > EDGE_MIN_COSINE,
         level_landing: landing.contact.normal.dot(up) >= LEVEL_COSINE,
     })
 }

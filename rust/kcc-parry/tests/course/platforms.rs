@@ -161,17 +161,45 @@ fn a_rotating_disc_carries_the_body_around() {
     assert!(trace.iter().all(|(r, _)| r.on_floor));
 }
 
-#[test]
-fn the_body_steps_onto_and_off_a_moving_platform() {
-    // A 0.25 m high platform drifting sideways (+X) at 0.5 m/s, 1 m ahead.
+/// A 0.25 m high platform drifting sideways (+X) at 0.5 m/s, 1 m ahead of a capsule standing
+/// still for ten ticks; with `flat_base` as given.
+fn before_a_drifting_platform(flat_base: bool) -> (Controller, ParryBody) {
     let world = platform_world(
         Vec3::new(0.0, 0.25, -2.5),
         0.25,
         sliding(Vec3::new(0.5, 0.0, 0.0)),
     );
-    let controller = Controller::new(settings(3.0)).unwrap();
+    let mut settings = settings(3.0);
+    settings.stairs.flat_base = flat_base;
+    let controller = Controller::new(settings).unwrap();
     let mut body = body(&world, capsule(), Vec3::new(0.0, 0.02, 0.0));
     ride(&controller, &mut body, Vec3::ZERO, 0, 10);
+    (controller, body)
+}
+
+/// Asserts the body stands on the platform, carried sideways while it crossed it.
+fn assert_on_the_platform(on_it: Vec3) {
+    assert!(
+        (on_it.y - 0.25).abs() < 0.02 && on_it.z < -1.3,
+        "on the platform at {on_it}"
+    );
+    assert!(on_it.x > 0.1, "not carried: {on_it}");
+}
+
+/// Asserts the walk off the far side ended on the ground beyond, on the floor every tick.
+fn assert_down_on_the_ground(down: &[(TickReport, Vec3)]) {
+    assert!(down.iter().all(|(r, _)| r.on_floor), "off the floor");
+    let end = down.last().unwrap();
+    assert!(
+        end.0.on_floor && end.1.y.abs() < 0.01 && end.1.z < -4.0,
+        "ended at {}",
+        end.1
+    );
+}
+
+#[test]
+fn a_rolling_capsule_steps_onto_and_off_a_moving_platform() {
+    let (controller, mut body) = before_a_drifting_platform(false);
     let up = ride(&controller, &mut body, Vec3::NEG_Z, 10, 40);
     // The capsule rolls up over the platform's edge: a few small steps onto the edge, then the
     // edge's own slope, walked as floor.
@@ -181,12 +209,7 @@ fn the_body_steps_onto_and_off_a_moving_platform() {
         "stepped {steps:?}"
     );
     let on_it = up.last().unwrap().1;
-    assert!(
-        (on_it.y - 0.25).abs() < 0.02 && on_it.z < -1.3,
-        "on the platform at {on_it}"
-    );
-    // It rode the platform sideways while crossing it.
-    assert!(on_it.x > 0.1, "not carried: {on_it}");
+    assert_on_the_platform(on_it);
     // Keep walking: off the far side, down onto the ground. The capsule rolls over the edge,
     // supported by it, so it goes down the 0.25 m over several ticks, never more than 10 cm in
     // one, and at most the last part is a step.
@@ -194,15 +217,31 @@ fn the_body_steps_onto_and_off_a_moving_platform() {
     let steps: Vec<f32> = down.iter().filter_map(|(r, _)| r.stepped).collect();
     assert!(steps.len() <= 1, "stepped {steps:?}");
     let mut before = on_it;
-    for (report, after) in &down {
-        assert!(report.on_floor, "off the floor at {after}");
+    for (_, after) in &down {
         assert!(before.y - after.y < 0.1, "dropped {before} -> {after}");
         before = *after;
     }
-    let end = down.last().unwrap();
+    assert_down_on_the_ground(&down);
+}
+
+#[test]
+fn a_flat_base_steps_onto_and_off_a_moving_platform_once_each_way() {
+    let (controller, mut body) = before_a_drifting_platform(true);
+    // With the flat base (the default), the capsule stands on the platform's edges as a flat
+    // bottom would: the 0.25 m is one step up and one step down, each within 2 cm of it.
+    let up = ride(&controller, &mut body, Vec3::NEG_Z, 10, 40);
+    let steps: Vec<f32> = up.iter().filter_map(|(r, _)| r.stepped).collect();
     assert!(
-        end.0.on_floor && end.1.y.abs() < 0.01 && end.1.z < -4.0,
-        "ended at {}",
-        end.1
+        steps.len() == 1 && (steps[0] - 0.25).abs() < 0.02,
+        "stepped {steps:?}"
     );
+    assert!(up.iter().all(|(r, _)| r.on_floor), "off the floor going up");
+    assert_on_the_platform(up.last().unwrap().1);
+    let down = ride(&controller, &mut body, Vec3::NEG_Z, 50, 60);
+    let steps: Vec<f32> = down.iter().filter_map(|(r, _)| r.stepped).collect();
+    assert!(
+        steps.len() == 1 && (steps[0] + 0.25).abs() < 0.02,
+        "stepped {steps:?}"
+    );
+    assert_down_on_the_ground(&down);
 }

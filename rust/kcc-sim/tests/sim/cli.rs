@@ -287,28 +287,33 @@ fn demo_runs_a_course_with_every_controller_and_writes_plots() {
 }
 
 #[test]
-fn flat_base_flag_stands_every_file_s_capsule_flat() {
-    // stairs_030: 5 risers up and 5 down. Rolling, the capsule reports no step down at 60 Hz;
-    // with --flat-base, one per riser each way.
-    let file = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../scenarios/stairs_030.toml"
-    );
-    let steps = |flat: bool| {
-        let mut args = vec!["run", file, "--json", "--tick-rate", "60"];
-        if flat {
-            args.push("--flat-base");
+fn flat_base_flag_sets_every_file_s_base() {
+    // stairs_030: 5 risers up and 5 down, one `stepped` per riser each way with the flat base
+    // (the default); stairs_030_rolling is the same walk with `flat_base = false`, where the
+    // capsule rolls and reports no step down at 60 Hz. The flag overrides either file.
+    let file = |name: &str| format!("{}/../../scenarios/{name}.toml", env!("CARGO_MANIFEST_DIR"));
+    let steps = |name: &str, flat: Option<&str>| {
+        let file = file(name);
+        let mut args = vec!["run", file.as_str(), "--json", "--tick-rate", "60"];
+        if let Some(flat) = flat {
+            args.extend(["--flat-base", flat]);
         }
         let out = kcc_sim(&args);
-        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
         let runs: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         let run = &runs.as_array().unwrap()[0];
         (
+            out.status.code(),
             run["steps_up"].as_u64().unwrap(),
             run["steps_down"].as_u64().unwrap(),
         )
     };
-    assert_eq!(steps(true), (5, 5));
-    let (_, down) = steps(false);
+    assert_eq!(steps("stairs_030", None), (Some(0), 5, 5));
+    assert_eq!(steps("stairs_030_rolling", Some("true")), (Some(0), 5, 5));
+    let (code, _, down) = steps("stairs_030_rolling", None);
+    assert_eq!(code, Some(0));
+    assert_ne!(down, 5);
+    // Rolling, stairs_030 fails its own `steps_per_riser` check: the run says so.
+    let (code, _, down) = steps("stairs_030", Some("false"));
+    assert_eq!(code, Some(1));
     assert_ne!(down, 5);
 }

@@ -180,16 +180,17 @@ fn steps_per_riser(scenario: &Scenario, rate: f64) -> Check {
 
 #[test]
 fn the_flat_base_reports_one_step_per_riser_and_the_rolling_capsule_does_not() {
-    // stairs_030_flat: 5 risers of 0.3 m up and 5 down, `steps_per_riser` checks it. The same
-    // check on stairs_030 (the capsule rolls over the edges) must fail: it can fail.
+    // stairs_030: 5 risers of 0.3 m up and 5 down, `steps_per_riser` checks it with the flat
+    // base (the default). The same check on stairs_030_rolling (`flat_base = false`: the
+    // capsule rolls over the edges) must fail: it can fail.
     let mut course = public_course();
-    let flat_at = course
-        .iter()
-        .position(|s| s.name == "stairs_030_flat")
-        .unwrap();
+    let flat_at = course.iter().position(|s| s.name == "stairs_030").unwrap();
     let flat = course.swap_remove(flat_at);
     assert!(flat.character.controller.stairs.flat_base);
-    let mut rolling = course.into_iter().find(|s| s.name == "stairs_030").unwrap();
+    let mut rolling = course
+        .into_iter()
+        .find(|s| s.name == "stairs_030_rolling")
+        .unwrap();
     assert!(!rolling.character.controller.stairs.flat_base);
     rolling.expect.steps_per_riser = flat.expect.steps_per_riser;
     for rate in [30.0, 60.0, 144.0, 240.0] {
@@ -205,13 +206,15 @@ fn the_flat_base_reports_one_step_per_riser_and_the_rolling_capsule_does_not() {
 }
 
 #[test]
-fn every_capsule_staircase_steps_once_per_riser_with_the_flat_base() {
-    // (file, riser height m, risers up, risers down): the course's capsule stairs, each walked
-    // with `flat_base` forced on at the four rates; `steps_per_riser` must pass on every run.
+fn every_staircase_steps_once_per_riser_with_either_shape() {
+    // (file, riser height m, risers up, risers down): the course's stairs, capsule and
+    // cylinder, with the controller's defaults (the flat base on). Each file checks it itself
+    // (`steps_per_riser`, which the course fails on); this says which files must.
     let staircases = [
         ("stairs_015", 0.15, 10, 10),
         ("stairs_020", 0.2, 8, 8),
         ("stairs_030", 0.3, 5, 5),
+        ("stairs_030_probe", 0.3, 5, 5),
         ("jolt_stairs", 0.3, 10, 0),
         ("stairs_down_full_speed", 0.3, 0, 10),
         ("spiral_stairs", 0.2, 15, 0),
@@ -221,13 +224,28 @@ fn every_capsule_staircase_steps_once_per_riser_with_the_flat_base() {
         ("stairs_angle_60_capsule", 0.2, 5, 0),
         ("stairs_angle_80_capsule", 0.2, 5, 0),
         ("ceiling_over_step", 0.3, 1, 0),
+        ("stairs30cm_capsule", 0.3, 8, 8),
+        ("stairs_015_cylinder", 0.15, 10, 10),
+        ("stairs_020_cylinder", 0.2, 8, 8),
+        ("stairs_030_cylinder", 0.3, 5, 5),
+        ("jolt_stairs_cylinder", 0.3, 10, 0),
+        ("jolt_stairs_cylinder_probe", 0.3, 10, 0),
+        ("stairs_down_full_speed_cylinder", 0.3, 0, 10),
+        ("slow_walk_stairs_cylinder", 0.2, 5, 0),
+        ("stairs_angle_00_cylinder", 0.2, 5, 0),
+        ("stairs_angle_30_cylinder", 0.2, 5, 0),
+        ("stairs_angle_60_cylinder", 0.2, 5, 0),
     ];
-    let mut course = public_course();
+    let course = public_course();
     let mut failures = Vec::new();
     for (name, rise, up, down) in staircases {
-        let scenario = course.iter_mut().find(|s| s.name == name).unwrap();
-        scenario.character.controller.stairs.flat_base = true;
-        scenario.expect.steps_per_riser = Some(Risers { rise, up, down });
+        let scenario = course.iter().find(|s| s.name == name).unwrap();
+        assert!(scenario.character.controller.stairs.flat_base, "{name}");
+        assert_eq!(
+            scenario.expect.steps_per_riser,
+            Some(Risers { rise, up, down }),
+            "{name}"
+        );
         for rate in [30.0, 60.0, 144.0, 240.0] {
             let check = steps_per_riser(scenario, rate);
             if !check.passed {
