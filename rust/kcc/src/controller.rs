@@ -459,8 +459,18 @@ impl Controller {
         let mut landed = None;
         // Where the slide left the body, for the flat base's look down (see below).
         let slid_to = body.position();
+        let flat = self.flat_reach().filter(|_| grounded && rise <= 0.0);
+        // With a flat base, a body lifted over a step's edge is put down held on that edge at
+        // once (see `flat_base::set_down`); the step down follows when it is not.
+        let here = vertical(start, up);
+        let set_down = match (flat, slid.lift) {
+            (Some(reach), Some(lift)) if !body.is_on_floor() => {
+                flat_base::set_down(body, here + lift.tread, reach)
+            }
+            _ => None,
+        };
 
-        if grounded && rise <= 0.0 && !body.is_on_floor() {
+        if set_down.is_none() && grounded && rise <= 0.0 && !body.is_on_floor() {
             let travelled = horizontal(body.position() - start, up);
             if let Some(step) = step_down(body, &self.settings.stairs, travelled) {
                 report.step_down = step.height;
@@ -480,7 +490,6 @@ impl Controller {
         // A flat base (see `crate::flat_base`): a rounded bottom stands on the edge still under
         // it at the height its feet stood at (the floor or edge under it, or the top of the
         // step it climbed), or on the lower edge a step down came down on.
-        let here = vertical(start, up);
         // The lower edge a step down came down on, from an edge or level floor the body stood
         // on (not from a slope's face: the face it came down on is no edge to stand on).
         let stood = level || matches!(stand, Stand::Held(_));
@@ -500,9 +509,10 @@ impl Controller {
             (None, None, _) if level => Some((here, None)),
             (None, None, _) => None,
         };
-        let flat = self.flat_reach().filter(|_| grounded && rise <= 0.0);
-        let held = match (flat, base) {
-            (Some(reach), Some((base, before))) => {
+        let held = match (set_down, flat, base) {
+            // Already held on the edge of the step it climbed (the climb's rise is below).
+            (Some(_), _, _) => Some(0.0),
+            (None, Some(reach), Some((base, before))) => {
                 flat_base::stand(body, slid_to, base, before, reach)
             }
             _ => None,
@@ -999,9 +1009,12 @@ fn stand_of<B: KinematicBody + ?Sized>(body: &mut B, velocity: Vec3, flat: Optio
     let below = body.test_move(here, -up * reach);
     if look_held && let Some(normal) = flat_base::held(&below, here, up, body.safe_margin()) {
         // A flat bottom on a slope touches it with its rim at the feet's height, and the
-        // engine has the body on floor with the very normal of that contact. So has a held
-        // body whose slide touched the edge: one more probe tells a slope's face from an edge.
+        // engine has the body on floor with the very normal of that contact. So may a held
+        // body whose slide touched the edge; one that floats above it (the probe fell before
+        // it touched) is held: otherwise one more probe tells a slope's face from an edge.
+        let resting = -vertical(below.travel, up) <= touch;
         let face = on_floor
+            && resting
             && flat_base::same_normal(body.floor_normal(), normal)
             && below
                 .contact

@@ -109,6 +109,42 @@ pub fn stand<B: KinematicBody + ?Sized>(
     Some(top - vertical(here, up))
 }
 
+/// After a climb that lifted the body clear of a step's top and the slide that carried it on,
+/// puts it down held on that step's edge: a probe straight down from where it is meets the
+/// edge (a tilted contact) no more than [`EDGE_TOLERANCE`] from `base` (the height, m along up,
+/// of the step's top where the climb found it), and the feet are put at the contact's height.
+/// `reach` is the hold's probe length (m). One probe, where the step down and the hold after it
+/// take up to five.
+///
+/// Returns the vertical travel (m, zero or less), or `None` (the body left where it is) when
+/// no such edge is under it: a level tread, or nothing within reach.
+pub fn set_down<B: KinematicBody + ?Sized>(body: &mut B, base: f32, reach: f32) -> Option<f32> {
+    let up = unit_up(body.up_direction());
+    let here = body.position();
+    let high = vertical(here, up);
+    // A round bottom meets the edge lower than its feet: the probe reaches as far as the hold's.
+    let drop = (high - base).max(0.0) + reach + 2.0 * body.safe_margin().max(0.0);
+    if !drop.is_finite() {
+        return None;
+    }
+    let probe = body.test_move(here, -up * drop);
+    let contact = probe.contact?;
+    let top = vertical(contact.point, up);
+    if !is_edge(contact.normal.dot(up)) || (top - base).abs() > EDGE_TOLERANCE || top > high {
+        return None;
+    }
+    // The probe fell further than the feet go before it touched: the held place is free, and
+    // the body floats above the edge there. A bottom that falls no further (a flat one resting
+    // on the edge's rounding with its rim, at its feet) is left to the step down.
+    let held = here - up * (high - top);
+    let margins = 2.0 * body.safe_margin().max(0.0) + HELD_TOLERANCE;
+    if !held.is_finite() || vertical(probe.travel, up) > top - high - margins {
+        return None;
+    }
+    body.set_position(held);
+    Some(top - high)
+}
+
 /// Judges a tick that took a body off the edge (or the level floor) it stood on at `start` (m),
 /// when it came down more than [`EDGE_TOLERANCE`]: the tick's whole vertical travel is the
 /// step, and the body may now stand held on the next step's edge; `None` when it leaves the

@@ -235,6 +235,7 @@ fn every_staircase_steps_once_per_riser_with_either_shape() {
         ("stairs_angle_00_cylinder", 0.2, 5, 0),
         ("stairs_angle_30_cylinder", 0.2, 5, 0),
         ("stairs_angle_60_cylinder", 0.2, 5, 0),
+        ("stairs_angle_80_cylinder", 0.2, 5, 0),
     ];
     let course = public_course();
     let mut failures = Vec::new();
