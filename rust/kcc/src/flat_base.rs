@@ -14,7 +14,9 @@
 //!
 //! The controller keeps no state for it: a held body is recognised by a probe under its feet
 //! ([`held`]): an edge there, at the feet's height, not under the whole bottom (a tilted
-//! contact).
+//! contact). A flat bottom on a slope touches it the same way with its rim; the controller
+//! tells that face from an edge with one more probe a few millimetres toward the contact. It
+//! is on by default (`StairSettings::flat_base`).
 
 use glam::Vec3;
 
@@ -269,7 +271,8 @@ pub(crate) fn same_normal(a: Vec3, b: Vec3) -> bool {
 const FACE_SHIFT: f32 = 5e-3;
 
 /// True when the probe down from `lifted` (m) that met `contact` meets a contact with the same
-/// normal again from [`FACE_SHIFT`] closer to it: the body is over a slope's face.
+/// normal again from [`FACE_SHIFT`] closer to it: the body is over a slope's face, not an edge.
+/// `reach` is the probe's length below `lifted` (m, besides the engine's margins).
 pub(crate) fn looks_like_face<B: KinematicBody + ?Sized>(
     body: &mut B,
     lifted: Vec3,
