@@ -1,7 +1,7 @@
 //! Settings, one struct per concern, each with defaults that work on a usual course, a
 //! `validate` that names what is wrong, and a `sanitized` that repairs it.
 //!
-//! Each field has one rule ([`check`]) used both to validate and to repair, so the two never
+//! Each field has one rule (`check`) used both to validate and to repair, so the two never
 //! disagree. Repairs: a non-finite value becomes the default; a value below its range is
 //! clamped to the nearest usable value ([`MIN_SPEED`], [`MIN_TIME`], 0 for lengths, gravity and
 //! jump speed, 1 sweep iteration).
