@@ -9,7 +9,7 @@ use glam::Vec3;
 use crate::body::KinematicBody;
 use crate::crouch::CrouchState;
 use crate::error::ConfigError;
-use crate::flat_base;
+use crate::flat_base::{self, SetDown};
 use crate::floor::{along_floor, horizontal, unit_up, vertical};
 use crate::ground::{self, Ground};
 use crate::jump::JumpState;
@@ -467,10 +467,11 @@ impl Controller {
             (Some(reach), Some(lift)) if !body.is_on_floor() => {
                 flat_base::set_down(body, here + lift.tread, reach)
             }
-            _ => None,
+            _ => SetDown::NoEdge,
         };
+        let set = matches!(set_down, SetDown::Held(_));
 
-        if set_down.is_none() && grounded && rise <= 0.0 && !body.is_on_floor() {
+        if !set && grounded && rise <= 0.0 && !body.is_on_floor() {
             let travelled = horizontal(body.position() - start, up);
             if let Some(step) = step_down(body, &self.settings.stairs, travelled) {
                 report.step_down = step.height;
@@ -511,8 +512,10 @@ impl Controller {
         };
         let held = match (set_down, flat, base) {
             // Already held on the edge of the step it climbed (the climb's rise is below).
-            (Some(_), _, _) => Some(0.0),
-            (None, Some(reach), Some((base, before))) => {
+            (SetDown::Held(_), _, _) => Some(0.0),
+            // A flat bottom the step down stood on the rounding of the step's edge.
+            (SetDown::Resting, _, _) => None,
+            (SetDown::NoEdge, Some(reach), Some((base, before))) => {
                 flat_base::stand(body, slid_to, base, before, reach)
             }
             _ => None,

@@ -116,35 +116,47 @@ pub fn stand<B: KinematicBody + ?Sized>(
 /// edge (a tilted contact) no more than [`EDGE_TOLERANCE`] from `base` (the height, m along up,
 /// of the step's top where the climb found it), and the feet are put at the contact's height.
 /// `reach` is the hold's probe length (m). One probe, where the step down and the hold after it
-/// take up to five.
-///
-/// Returns the vertical travel (m, zero or less), or `None` (the body left where it is) when
-/// no such edge is under it: a level tread, or nothing within reach.
-pub fn set_down<B: KinematicBody + ?Sized>(body: &mut B, base: f32, reach: f32) -> Option<f32> {
+/// take up to five. See [`SetDown`] for what it says.
+pub fn set_down<B: KinematicBody + ?Sized>(body: &mut B, base: f32, reach: f32) -> SetDown {
     let up = unit_up(body.up_direction());
     let here = body.position();
     let high = vertical(here, up);
     // A round bottom meets the edge lower than its feet: the probe reaches as far as the hold's.
     let drop = (high - base).max(0.0) + reach + 2.0 * body.safe_margin().max(0.0);
     if !drop.is_finite() {
-        return None;
+        return SetDown::NoEdge;
     }
     let probe = body.test_move(here, -up * drop);
-    let contact = probe.contact?;
+    let Some(contact) = probe.contact else {
+        return SetDown::NoEdge;
+    };
     let top = vertical(contact.point, up);
     if !is_edge(contact.normal.dot(up)) || (top - base).abs() > EDGE_TOLERANCE || top > high {
-        return None;
+        return SetDown::NoEdge;
     }
     // The probe fell further than the feet go before it touched: the held place is free, and
-    // the body floats above the edge there. A bottom that falls no further (a flat one resting
-    // on the edge's rounding with its rim, at its feet) is left to the step down.
+    // the body floats above the edge there. A bottom that falls no further is a flat one
+    // resting on the edge's rounding with its rim, at its feet.
     let held = here - up * (high - top);
     let margins = 2.0 * body.safe_margin().max(0.0) + HELD_TOLERANCE;
     if !held.is_finite() || vertical(probe.travel, up) > top - high - margins {
-        return None;
+        return SetDown::Resting;
     }
     body.set_position(held);
-    Some(top - high)
+    SetDown::Held(top - high)
+}
+
+/// What [`set_down`] did after a climb.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum SetDown {
+    /// The body stands held on the step's edge, moved down by this much (m, zero or less).
+    Held(f32),
+    /// A flat bottom resting on the rounding of the step's edge with its rim: left where it is
+    /// for the step down, which stands it there; no hold finds an edge below its feet.
+    Resting,
+    /// No edge of the step under the body (a level tread, or nothing within reach): left where
+    /// it is for the step down and the hold.
+    NoEdge,
 }
 
 /// Judges a tick that took a body off the edge (or the level floor) it stood on at `start` (m),
