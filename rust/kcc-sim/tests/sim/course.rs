@@ -236,6 +236,8 @@ fn every_staircase_steps_once_per_riser_with_either_shape() {
         ("stairs_angle_30_cylinder", 0.2, 5, 0),
         ("stairs_angle_60_cylinder", 0.2, 5, 0),
         ("stairs_angle_80_cylinder", 0.2, 5, 0),
+        ("ceiling_over_step_cylinder", 0.3, 1, 0),
+        ("stairs30cm_cylinder", 0.3, 8, 8),
     ];
     let course = public_course();
     let mut failures = Vec::new();
