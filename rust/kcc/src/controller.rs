@@ -469,7 +469,7 @@ impl Controller {
             }
             _ => SetDown::NoEdge,
         };
-        let set = matches!(set_down, SetDown::Held(_));
+        let set = set_down == SetDown::Held;
 
         if !set && grounded && rise <= 0.0 && !body.is_on_floor() {
             let travelled = horizontal(body.position() - start, up);
@@ -512,7 +512,7 @@ impl Controller {
         };
         let held = match (set_down, flat, base) {
             // Already held on the edge of the step it climbed (the climb's rise is below).
-            (SetDown::Held(_), _, _) => Some(0.0),
+            (SetDown::Held, _, _) => Some(0.0),
             // A flat bottom the step down stood on the rounding of the step's edge.
             (SetDown::Resting, _, _) => None,
             (SetDown::NoEdge, Some(reach), Some((base, before))) => {

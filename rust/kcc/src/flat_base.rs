@@ -143,14 +143,14 @@ pub fn set_down<B: KinematicBody + ?Sized>(body: &mut B, base: f32, reach: f32) 
         return SetDown::Resting;
     }
     body.set_position(held);
-    SetDown::Held(top - high)
+    SetDown::Held
 }
 
 /// What [`set_down`] did after a climb.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum SetDown {
-    /// The body stands held on the step's edge, moved down by this much (m, zero or less).
-    Held(f32),
+    /// The body stands held on the step's edge, its feet at the edge's height.
+    Held,
     /// A flat bottom resting on the rounding of the step's edge with its rim: left where it is
     /// for the step down, which stands it there; no hold finds an edge below its feet.
     Resting,
