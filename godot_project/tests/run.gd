@@ -80,9 +80,9 @@ func _finishes(test: Callable) -> bool:
 	return state["done"]
 
 
-## Climbs 10 stairs of 0.3 m x 0.3 m at 4 m/s, with one `stepped` per step. A capsule lands on
-## the step's edge (its rounded bottom rests on it) and rolls onto the tread in the next ticks,
-## so each `stepped` is the height gained at once: most of the riser, never more.
+## Climbs 10 stairs of 0.3 m x 0.3 m at 4 m/s, with one `stepped` per step. With the flat base
+## (flat_base, on by default) the capsule stands on each step's edge with its feet at the edge's
+## height, so each `stepped` is the riser (less the rounding of Jolt's box edges), never more.
 func _test_climbs_stairs() -> void:
 	var world := await _load_world()
 	var body = world.get_node("Player")
