@@ -216,15 +216,23 @@ pub fn step_up<B: KinematicBody + ?Sized>(
             return Ahead::Blocked;
         }
         let walkable = |tread: &Landing| is_walkable(tread.contact.normal, up, max_angle);
-        let mut tread = drop_onto(body, start, far).filter(walkable);
+        // Approached at a grazing angle, the look along the motion (nearly parallel to the
+        // riser) finds only the edge again: look toward the riser, as Jolt's `CharacterVirtual`
+        // does within its `mWalkStairsCosAngleForwardContact`; first, when the motion is more
+        // than 60 degrees off it.
+        let toward = toward_riser(obstacle.normal, direction, up);
+        let grazing = toward.is_some_and(|toward| toward.dot(direction) < GRAZING_COSINE);
+        let look_toward = |body: &mut B| {
+            let toward = toward?;
+            let side = body.test_move(near, toward * settings.step_forward_test);
+            drop_onto(body, start, near + side.travel).filter(walkable)
+        };
+        let mut tread = if grazing { look_toward(body) } else { None };
         if tread.is_none() {
-            // Approached at a grazing angle, the look along the motion finds only the edge
-            // again: look toward the riser, as Jolt's `CharacterVirtual` does within its
-            // `mWalkStairsCosAngleForwardContact`.
-            if let Some(toward) = toward_riser(obstacle.normal, direction, up) {
-                let side = body.test_move(near, toward * settings.step_forward_test);
-                tread = drop_onto(body, start, near + side.travel).filter(walkable);
-            }
+            tread = drop_onto(body, start, far).filter(walkable);
+        }
+        if tread.is_none() && !grazing {
+            tread = look_toward(body);
         }
         let Some(tread) = tread else {
             return Ahead::Blocked;
@@ -246,6 +254,11 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     // is a low enough riser whatever the floor under the body, and needs no probe of it. On
     // level floor the origin is on the floor, and a level landing is as high as the body rises.
     let contact_height = vertical(landing.contact.point - start, up);
+    if settings.flat_base && vertical(top - start, up) + body.safe_margin() < contact_height {
+        // A flat base stands on the step's top or not at all: with no room to rise above it (a
+        // ceiling), the body would only roll part way up the edge, and that is no step.
+        return Ahead::Blocked;
+    }
     let riser = if level && landing.contact.normal.dot(up) >= LEVEL_COSINE {
         height
     } else if level || contact_height <= settings.max_step_height {
@@ -307,6 +320,11 @@ pub const LEVEL_COSINE: f32 = 0.9998;
 /// toward the riser, as a cosine (85 degrees): stairs walked at up to 80 degrees from their
 /// direction are climbed.
 const TOWARD_RISER_COSINE: f32 = 0.087;
+
+/// Largest cosine between the motion and the way into a riser at which the tread is looked for
+/// toward the riser before along the motion (60 degrees): beyond it, the look along the motion
+/// reaches hardly into the tread.
+const GRAZING_COSINE: f32 = 0.5;
 
 /// The horizontal direction into a riser with contact `normal` for a body moving along the
 /// horizontal unit `direction`, when it moves into it within [`TOWARD_RISER_COSINE`]; `None`
