@@ -537,7 +537,9 @@ impl Controller {
         }) {
             // Walked off the edge (or the level floor) it stood on: the tick's whole drop is
             // the step (see `flat_base::come_down`).
-            if let Some(came) = flat_base::come_down(body, start, reach, stood) {
+            // A hold on the lower edge the step down came down on was just looked for.
+            let looked = slid.lift.is_none() && lower.is_some();
+            if let Some(came) = flat_base::come_down(body, start, reach, stood, !looked) {
                 report.stepped = came.stepped;
                 on_edge |= came.held;
             }

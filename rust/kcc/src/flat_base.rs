@@ -176,12 +176,14 @@ pub enum SetDown {
 /// `reach` is the flat base's probe length (m). `stood` says the body stood held on an edge or
 /// on level floor at `start`; a body that was rolling over an edge (or walking a slope) is only
 /// put down on level floor just below it, and otherwise left to the step down's own judgement
-/// (`None`).
+/// (`None`). `hold`: look for the next step's edge to hold the body on (false when the caller
+/// just looked for it, and found none).
 pub fn come_down<B: KinematicBody + ?Sized>(
     body: &mut B,
     start: Vec3,
     reach: f32,
     stood: bool,
+    hold: bool,
 ) -> Option<CameDown> {
     let up = unit_up(body.up_direction());
     let here = body.position();
@@ -215,7 +217,7 @@ pub fn come_down<B: KinematicBody + ?Sized>(
     let floor = body.is_on_floor().then(|| body.floor_normal());
     let cosine = floor.map(|normal| normal.dot(up));
     let gentle = cosine.is_none_or(|c| c >= CREST_SLOPE.cos());
-    if cosine.is_some() && gentle {
+    if hold && cosine.is_some() && gentle {
         let next = vertical(here, up) + EDGE_TOLERANCE;
         if stand(body, here, next, None, reach).is_some() {
             return Some(CameDown::step(body, start, true));
