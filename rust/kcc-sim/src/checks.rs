@@ -149,6 +149,23 @@ pub fn evaluate(scenario: &Scenario, run: &Run, metrics: &Metrics) -> Vec<Check>
             0.0,
         ));
     }
+    if let Some(limit) = expect.max_step_tick_queries {
+        // Only runs whose controller counts its queries (ours): the peers' are not counted.
+        if run.ticks.iter().all(|t| t.queries.is_some()) {
+            let most = run
+                .ticks
+                .iter()
+                .filter(|t| t.stepped.is_some())
+                .filter_map(|t| t.queries)
+                .max()
+                .unwrap_or(0);
+            checks.push(at_most(
+                "max_step_tick_queries",
+                Some(most as f64),
+                f64::from(limit),
+            ));
+        }
+    }
     if let (Some(from), Some(_)) = (expect.on_wall_from, metrics.godot_state) {
         let off_wall = run
             .ticks

@@ -177,6 +177,10 @@ pub struct Expectations {
     /// Exactly one `stepped` per riser: this many up and down, each within
     /// [`RISER_TOLERANCE`](crate::checks::RISER_TOLERANCE) of the riser's height.
     pub steps_per_riser: Option<Risers>,
+    /// At most this many motion queries on any tick with a stair step (a `stepped`): in the
+    /// parry world each slide iteration and snap, in the Godot world each call into Godot (our
+    /// controller only: the peers' queries are not counted).
+    pub max_step_tick_queries: Option<u32>,
     /// From this time on (s), while input is held, every tick leaves the body on a wall
     /// (`is_on_wall()`) with a wall among its slide collisions (our controller only: Godot's
     /// own state of the body, or the parry world's imitation of it).

@@ -471,8 +471,17 @@ impl Controller {
             _ => SetDown::NoEdge,
         };
         let set = set_down == SetDown::Held;
+        // A flat bottom resting on the rounding of the edge it climbed: the edge supports it,
+        // with the floor it climbed from below (what the step down finds there, in 4 queries
+        // more), and the engine's floor state is that floor's.
+        let rests = set_down == SetDown::Resting && flat_base::rest_on_edge(body, start);
+        if rests {
+            on_edge = true;
+            caught = true;
+            rise = 0.0;
+        }
 
-        if !set && grounded && rise <= 0.0 && !body.is_on_floor() {
+        if !set && !rests && grounded && rise <= 0.0 && !body.is_on_floor() {
             let travelled = horizontal(body.position() - start, up);
             if let Some(step) = step_down(body, &self.settings.stairs, travelled) {
                 report.step_down = step.height;

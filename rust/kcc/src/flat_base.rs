@@ -140,10 +140,29 @@ pub fn set_down<B: KinematicBody + ?Sized>(body: &mut B, base: f32, reach: f32) 
     let held = here - up * (high - top);
     let margins = 2.0 * body.safe_margin().max(0.0) + HELD_TOLERANCE;
     if !held.is_finite() || vertical(probe.travel, up) > top - high - margins {
+        // Put down where the probe stopped, as a step down straight down would.
+        let rest = here + up * vertical(probe.travel, up);
+        if rest.is_finite() {
+            body.set_position(rest);
+        }
         return SetDown::Resting;
     }
     body.set_position(held);
     SetDown::Held
+}
+
+/// After a climb that left a flat bottom resting on the rounding of the step's edge
+/// ([`SetDown::Resting`]), gives the engine the floor state of the floor the body climbed from
+/// (at `start`, m): the state a step down onto such an edge leaves, which the next tick's slide
+/// starts from. One floor snap there; the body is put back where it rests. False when the
+/// engine finds no floor at `start` (the climb began on an edge): the step down then decides.
+pub fn rest_on_edge<B: KinematicBody + ?Sized>(body: &mut B, start: Vec3) -> bool {
+    let rest = body.position();
+    body.set_position(start);
+    body.apply_floor_snap();
+    let floor = body.is_on_floor();
+    body.set_position(rest);
+    floor
 }
 
 /// What [`set_down`] did after a climb.
@@ -151,8 +170,8 @@ pub fn set_down<B: KinematicBody + ?Sized>(body: &mut B, base: f32, reach: f32) 
 pub enum SetDown {
     /// The body stands held on the step's edge, its feet at the edge's height.
     Held,
-    /// A flat bottom resting on the rounding of the step's edge with its rim: left where it is
-    /// for the step down, which stands it there; no hold finds an edge below its feet.
+    /// A flat bottom resting on the rounding of the step's edge with its rim: put down where
+    /// the probe met the rounding (see [`rest_on_edge`]); no hold finds an edge below its feet.
     Resting,
     /// No edge of the step under the body (a level tread, or nothing within reach): left where
     /// it is for the step down and the hold.
