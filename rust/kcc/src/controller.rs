@@ -471,10 +471,12 @@ impl Controller {
             _ => SetDown::NoEdge,
         };
         let set = set_down == SetDown::Held;
-        // A flat bottom resting on the rounding of the edge it climbed: the edge supports it,
-        // with the floor it climbed from below (what the step down finds there, in 4 queries
+        // A flat bottom resting on the rounding of the edge it climbed from floor: the edge
+        // supports it, with that floor below (what the step down finds there, in 4 queries
         // more), and the engine's floor state is that floor's.
-        let rests = set_down == SetDown::Resting && flat_base::rest_on_edge(body, start);
+        let rests = set_down == SetDown::Resting
+            && stand == Stand::Floor
+            && flat_base::rest_on_edge(body, start);
         if rests {
             on_edge = true;
             caught = true;

@@ -170,19 +170,25 @@ fn the_web_demo_walk_passes_in_the_parry_world() {
 
 /// The `steps_per_riser` check of `scenario` run by our controller at `rate` Hz.
 fn steps_per_riser(scenario: &Scenario, rate: f64) -> Check {
+    check_of(scenario, rate, "steps_per_riser")
+}
+
+/// The check `name` of our controller's run of `scenario` at `rate` Hz.
+fn check_of(scenario: &Scenario, rate: f64, name: &str) -> Check {
     let run = run::run(scenario, ControllerKind::Kcc, rate).expect("the parry world answers");
     Outcome::new(scenario, run)
         .checks
         .into_iter()
-        .find(|c| c.name == "steps_per_riser")
-        .expect("the scenario has a steps_per_riser check")
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("{} has no {name} check", scenario.name))
 }
 
 #[test]
 fn the_flat_base_reports_one_step_per_riser_and_the_rolling_capsule_does_not() {
     // stairs_030: 5 risers of 0.3 m up and 5 down, `steps_per_riser` checks it with the flat
-    // base (the default). The same check on stairs_030_rolling (`flat_base = false`: the
-    // capsule rolls over the edges) must fail: it can fail.
+    // base (the default), and `max_step_tick_queries` the 10 queries of a step tick. The same
+    // checks on stairs_030_rolling (`flat_base = false`: the capsule rolls over the edges, and
+    // its step ticks cost 12 to 13 queries) must fail: they can fail.
     let mut course = public_course();
     let flat_at = course.iter().position(|s| s.name == "stairs_030").unwrap();
     let flat = course.swap_remove(flat_at);
@@ -193,14 +199,17 @@ fn the_flat_base_reports_one_step_per_riser_and_the_rolling_capsule_does_not() {
         .unwrap();
     assert!(!rolling.character.controller.stairs.flat_base);
     rolling.expect.steps_per_riser = flat.expect.steps_per_riser;
+    rolling.expect.max_step_tick_queries = flat.expect.max_step_tick_queries;
     for rate in [30.0, 60.0, 144.0, 240.0] {
         for (scenario, passes) in [(&flat, true), (&rolling, false)] {
-            let check = steps_per_riser(scenario, rate);
-            assert_eq!(
-                check.passed, passes,
-                "{} at {rate} Hz: {check:?}",
-                scenario.name
-            );
+            for name in ["steps_per_riser", "max_step_tick_queries"] {
+                let check = check_of(scenario, rate, name);
+                assert_eq!(
+                    check.passed, passes,
+                    "{} at {rate} Hz: {check:?}",
+                    scenario.name
+                );
+            }
         }
     }
 }
@@ -253,6 +262,50 @@ fn every_staircase_steps_once_per_riser_with_either_shape() {
             let check = steps_per_riser(scenario, rate);
             if !check.passed {
                 failures.push(format!("{name} at {rate} Hz: {:?} off", check.value));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn a_step_tick_on_straight_stairs_costs_at_most_10_queries_with_either_shape() {
+    // The course's staircases walked straight at their risers, capsule and cylinder, with the
+    // controller's defaults: every tick with a `stepped` costs at most 10 motion queries (each
+    // slide iteration counts), at every rate. Each file checks it itself
+    // (`max_step_tick_queries`, on both worlds); this says which files must. Stairs walked at
+    // an angle, the spiral and the rolling capsule cost more (see the README).
+    let staircases = [
+        "stairs_015",
+        "stairs_020",
+        "stairs_030",
+        "stairs_030_probe",
+        "jolt_stairs",
+        "stairs_down_full_speed",
+        "slow_walk_stairs",
+        "stairs_angle_00_capsule",
+        "ceiling_over_step",
+        "platform_step",
+        "stairs_015_cylinder",
+        "stairs_020_cylinder",
+        "stairs_030_cylinder",
+        "jolt_stairs_cylinder",
+        "jolt_stairs_cylinder_probe",
+        "stairs_down_full_speed_cylinder",
+        "slow_walk_stairs_cylinder",
+        "stairs_angle_00_cylinder",
+        "ceiling_over_step_cylinder",
+        "stairs30cm_cylinder",
+    ];
+    let course = public_course();
+    let mut failures = Vec::new();
+    for name in staircases {
+        let scenario = course.iter().find(|s| s.name == name).unwrap();
+        assert_eq!(scenario.expect.max_step_tick_queries, Some(10), "{name}");
+        for rate in [30.0, 60.0, 144.0, 240.0] {
+            let check = check_of(scenario, rate, "max_step_tick_queries");
+            if !check.passed {
+                failures.push(format!("{name} at {rate} Hz: {:?} queries", check.value));
             }
         }
     }
