@@ -50,7 +50,8 @@ mirrored_enum! {
     /// How the body finds a step in its way (the inspector's `step_detection`; see
     /// `kcc::StepDetection`).
     StepDetection mirrors kcc::StepDetection {
-        /// From the move's own contacts: the stair sweeps run only when the slide meets a wall.
+        /// From the move's own contacts: the stair sweeps run when the slide meets a wall (and
+        /// first, for a body held on a stair's edge).
         Contacts,
         /// A probe along the motion before every grounded move.
         Probe,

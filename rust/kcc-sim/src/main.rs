@@ -142,7 +142,8 @@ impl From<Follow> for GroundFollow {
 /// `--step-detection` values.
 #[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
 enum Detection {
-    /// From the move's own contacts: the stair sweeps run only when the slide met a wall.
+    /// From the move's own contacts: the stair sweeps run when the slide met a wall (and
+    /// first, for a body held on a stair's edge).
     Contacts,
     /// A probe along the motion before every grounded move.
     Probe,

@@ -206,7 +206,8 @@ impl MovementSettings {
 pub enum StepDetection {
     /// From the move's own contacts (the rigidbody article's technique): the engine's slide
     /// goes first, and only a slide that met a wall runs the stair sweeps. Flat ground costs
-    /// the slide alone.
+    /// the slide alone. A body held on a stair's edge by the flat base probes first, as with
+    /// [`Probe`](Self::Probe): its next riser is near.
     #[default]
     Contacts,
     /// By a probe along the tick's motion before every grounded move (the classic sweep-based
