@@ -548,9 +548,9 @@ impl Controller {
         }) {
             // Walked off the edge (or the level floor) it stood on: the tick's whole drop is
             // the step (see `flat_base::come_down`).
-            // A hold on the lower edge the step down came down on was just looked for.
-            let looked = slid.lift.is_none() && lower.is_some();
-            if let Some(came) = flat_base::come_down(body, start, reach, stood, !looked) {
+            // No second look for a hold on the lower edge the step down came down on: the
+            // hold above just looked for it.
+            if let Some(came) = flat_base::come_down(body, start, reach, stood, lower.is_none()) {
                 report.stepped = came.stepped;
                 on_edge |= came.held;
             }
