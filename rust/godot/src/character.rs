@@ -71,8 +71,9 @@ pub struct RustCharacterBody3D {
     min_step_depth: float,
 
     /// Shortest forward probe for the top of a step, in m, so that slow walking and high tick
-    /// rates (where speed × tick is tiny) still find steps. A capsule still moves only by its
-    /// walk on the step tick; a cylinder landing flat on the tread is put this far past the riser.
+    /// rates (where speed × tick is tiny) still find steps. The body still moves only by its
+    /// walk on the step tick (a cylinder floats at the tread's height until the tread is under
+    /// it; with `flat_base` off it is put this far past the riser).
     #[export(range = (0.0, 0.1, 0.001, or_greater, suffix = "m"))]
     #[init(val = 0.02)]
     min_step_forward: float,

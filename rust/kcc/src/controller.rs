@@ -402,7 +402,7 @@ impl Controller {
         // move ends past an edge (the engine's floor snap, made at the end, then finds out).
         // Held over an edge, the move is level, and follows the slope the slide meets (the
         // rounding of the edge's top, walking onto the tread) like a move on floor.
-        let held = matches!(stand, Stand::Held(_));
+        let held = matches!(stand, Stand::Held(_) | Stand::Over);
         let follow = grounded && (stand == Stand::Floor || held) && self.keeps_speed();
         let slope = if follow && !held {
             along_floor(run, body.floor_normal(), up, body.floor_max_angle())
@@ -411,10 +411,10 @@ impl Controller {
         };
         let level = match stand {
             Stand::Floor => body.floor_normal().dot(up) >= LEVEL_COSINE,
-            Stand::Held(_) => true,
+            Stand::Held(_) | Stand::Over => true,
             Stand::Edge | Stand::Air => false,
         };
-        let push = if matches!(stand, Stand::Edge | Stand::Held(_)) || follow {
+        let push = if matches!(stand, Stand::Edge | Stand::Held(_) | Stand::Over) || follow {
             0.0
         } else {
             rise
@@ -461,19 +461,31 @@ impl Controller {
         // Where the slide left the body, for the flat base's look down (see below).
         let slid_to = body.position();
         let flat = self.flat_reach().filter(|_| grounded && rise <= 0.0);
+        // A flat bottom over the rounding of the step it climbed (`Lift::over`,
+        // `Stand::Over`) that the slide carried on level, at the tread's height: it stays
+        // there, held by the tread (the step down would drop it onto the rounding).
+        let (floats, height) = match slid.lift {
+            Some(lift) => (lift.over, lift.height),
+            None => (stand == Stand::Over, 0.0),
+        };
+        let level_slide =
+            (vertical(slid_to - start, up) - height).abs() <= body.safe_margin().max(0.0);
+        let over = flat.is_some() && floats && level_slide;
+        if over {
+            on_edge = true;
+            caught = true;
+            rise = 0.0;
+        }
         // With a flat base, a body lifted over a step's edge is put down held on that edge at
         // once (see `flat_base::set_down`); the step down follows when it is not.
         let here = vertical(start, up);
         let set_down = match (flat, slid.lift) {
-            (Some(reach), Some(lift)) if !body.is_on_floor() => {
+            (Some(reach), Some(lift)) if !over && !body.is_on_floor() => {
                 flat_base::set_down(body, here + lift.tread, reach)
             }
             _ => SetDown::NoEdge,
         };
         let set = set_down == SetDown::Held;
-        // A flat bottom resting on the rounding of the edge it climbed from floor: the edge
-        // supports it, with that floor below (what the step down finds there, in 4 queries
-        // more), and the engine's floor state is that floor's.
         let rests = set_down == SetDown::Resting
             && stand == Stand::Floor
             && flat_base::rest_on_edge(body, start);
@@ -482,8 +494,7 @@ impl Controller {
             caught = true;
             rise = 0.0;
         }
-
-        if !set && !rests && grounded && rise <= 0.0 && !body.is_on_floor() {
+        if !set && !rests && !over && grounded && rise <= 0.0 && !body.is_on_floor() {
             let travelled = horizontal(body.position() - start, up);
             if let Some(step) = step_down(body, &self.settings.stairs, travelled) {
                 report.step_down = step.height;
@@ -523,6 +534,7 @@ impl Controller {
             (None, None, _) => None,
         };
         let held = match (set_down, flat, base) {
+            _ if over => None,
             // Already held on the edge of the step it climbed (the climb's rise is below).
             (SetDown::Held, _, _) => Some(0.0),
             // A flat bottom the step down stood on the rounding of the step's edge.
@@ -544,7 +556,7 @@ impl Controller {
                 report.stepped = (drop < -flat_base::EDGE_TOLERANCE).then_some(drop);
             }
         } else if let Some(reach) = flat.filter(|_| {
-            slid.lift.is_none() && (matches!(stand, Stand::Held(_)) || landed.is_some())
+            !over && slid.lift.is_none() && (matches!(stand, Stand::Held(_)) || landed.is_some())
         }) {
             // Walked off the edge (or the level floor) it stood on: the tick's whole drop is
             // the step (see `flat_base::come_down`).
@@ -763,11 +775,12 @@ impl Controller {
 
     /// If a step blocks the `motion` (m: horizontal, or along the floor's slope) of a move from
     /// `from` (m), puts the body where a slide by `motion` lands it on the step: `from` lifted by
-    /// the step's height, and moved ahead by what a level landing needs beyond `motion` (the
-    /// minimum forward step). For a rounded bottom landing on the step's edge or on a tread that
-    /// is not level under it, `from` lifted clear of the edge: the slide carries it over by its
-    /// own motion, and the step down after it stands it on the edge. Says what it found
-    /// otherwise, and leaves the body alone.
+    /// the step's height. For a rounded bottom landing on the step's edge or on a tread that is
+    /// not level under it, `from` lifted clear of the edge: the slide carries it over by its
+    /// own motion, and the step down after it stands it on the edge. A flat bottom whose level
+    /// landing lies beyond `motion` (the minimum forward step) is lifted to the tread's height
+    /// and floats there with the flat base ([`Lift::over`]); without it, it is moved ahead to
+    /// that landing. Says what it found otherwise, and leaves the body alone.
     /// `level`: the body stands at `from` on level floor (see [`step_up`]).
     fn climb<B: KinematicBody + ?Sized>(
         &self,
@@ -790,21 +803,29 @@ impl Controller {
         let direction = flat.normalize();
         let beyond = (across.dot(direction) - flat.length()).max(0.0);
         let rounded = step.on_edge || (beyond > 0.0 && !step.level_landing);
-        if rounded && step.past_obstacle < 0.0 {
+        let over = !rounded && beyond > 0.0 && self.flat_reach().is_some();
+        if (rounded || over) && step.past_obstacle < 0.0 {
             // The probe found the step beyond this tick's motion: the slide makes the move,
             // and a later tick climbs.
             return Climb::Free;
         }
+        // Moved ahead only as far as the body's side must pass the riser to be over it.
+        let need = body.safe_margin().max(0.0) + OVER_RISER;
         let (lifted, ahead) = if rounded {
             // A rounded bottom: lifted clear of the step's top, the slide carries the body by
             // the tick's own motion, and the step down stands it on the edge (or the tread),
-            // over which it rolls in the next ticks. It moves ahead only as far as its side
-            // must pass the riser to be over it. A flat bottom is put on the tread, past the
-            // edge's rounding: resting flat on a rounded edge, Jolt lets the next moves sink
-            // it into the edge (3.7 mm, a cylinder walking 0.5 m/s at 240 Hz).
-            let need = body.safe_margin().max(0.0) + OVER_RISER;
+            // over which it rolls in the next ticks.
             let ahead = (need - step.past_obstacle).clamp(0.0, beyond);
             (from + up * step.clearance + direction * ahead, ahead)
+        } else if over {
+            // A flat bottom whose level landing lies beyond the tick's motion (a slow walk, a
+            // high tick rate): lifted to the tread's height, the slide carries it by its own
+            // motion, floating over the rounding of the step's edge, and the tread holds it
+            // there until it is under the body (see `Stand::Over`). Resting flat on the
+            // rounding instead, the engine's slide takes the rounding for a wall and Jolt's
+            // recovery sinks the body into it.
+            let ahead = (need - step.past_obstacle).clamp(0.0, beyond);
+            (from + up * step.height + direction * ahead, ahead)
         } else {
             (from + up * step.height + direction * beyond, beyond)
         };
@@ -817,6 +838,7 @@ impl Controller {
             tread: step.tread,
             ahead,
             tilted_obstacle: step.tilted_obstacle,
+            over,
         })
     }
 
@@ -913,6 +935,9 @@ struct Lift {
     /// What stopped the motion was tilted, not a riser's face (see
     /// [`StepUp::tilted_obstacle`](crate::stairs::StepUp::tilted_obstacle)).
     tilted_obstacle: bool,
+    /// A flat bottom lifted to the tread's height short of its level landing: it floats over
+    /// the rounding of the step's edge (see [`Stand::Over`]).
+    over: bool,
 }
 
 /// What [`Controller::climb`] found.
@@ -982,6 +1007,10 @@ enum Stand {
     /// Held over the edge of a stair with its feet at the edge's height (see
     /// [`crate::flat_base`]); the edge's contact normal.
     Held(Vec3),
+    /// A flat bottom floating at the height of the level tread of the step it climbed, short of
+    /// resting on it (see [`crate::flat_base::over_tread`]). It moves as when held, level,
+    /// until the tread is under it.
+    Over,
     /// The edge of a stair it is rolling over, where the last step down left it (see
     /// [`crate::stairs::StepDown::on_edge`]): no floor for the engine, but it supports the body.
     Edge,
@@ -1031,6 +1060,9 @@ fn stand_of<B: KinematicBody + ?Sized>(body: &mut B, velocity: Vec3, flat: Optio
         .map_or(touch, |reach| reach.max(touch));
     let here = body.position();
     let below = body.test_move(here, -up * reach);
+    if look_held && look_edge && flat_base::over_tread(body, &below, here, velocity) {
+        return Stand::Over;
+    }
     if look_held && let Some(normal) = flat_base::held(&below, here, up, body.safe_margin()) {
         // A flat bottom on a slope touches it with its rim at the feet's height, and the
         // engine has the body on floor with the very normal of that contact. So may a held

@@ -47,6 +47,61 @@ pub fn held(below: &MotionTest, here: Vec3, up: Vec3, margin: f32) -> Option<Vec
     (is_edge(contact.normal.dot(up)) && near).then_some(contact.normal)
 }
 
+/// How far toward the rounding under a floating flat bottom [`over_tread`] looks for the
+/// level tread, m: past the rounding Jolt gives a box edge with Godot's default margin (at most
+/// 0.04 m).
+const TREAD_LOOK: f32 = 0.04;
+
+/// True when a flat bottom at `here` (m) floats at the height of the level tread of the step it
+/// climbed, short of resting on it: it climbed before its bottom was over the tread proper (a
+/// slow walk, a high tick rate), and the tread holds it at that height, over the rounding of
+/// the step's edge or within the safe margin of the riser's face, until it is under the body.
+/// `below` is the probe straight down from `here`: it met the rounding (a tilted contact) no
+/// more than [`EDGE_TOLERANCE`] below the feet, or nothing that close. One more probe, from
+/// 4 cm (`TREAD_LOOK`) further toward that contact (or along `walk`, the body's horizontal
+/// velocity, m/s, when it met nothing), must meet a level tread at the feet's height, within the
+/// engine's margins (a landing found by a sweep down stops up to twice the safe margin above
+/// the tread). The tread must not lie behind the walk: a body held on the edge of a step it is
+/// walking down from has that step's tread behind it.
+pub fn over_tread<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    below: &MotionTest,
+    here: Vec3,
+    walk: Vec3,
+) -> bool {
+    let up = unit_up(body.up_direction());
+    let margin = body.safe_margin().max(0.0);
+    let near = below.contact.filter(|contact| {
+        let depth = vertical(here - contact.point, up);
+        depth.is_finite() && depth <= EDGE_TOLERANCE
+    });
+    let walk = horizontal(walk, up);
+    let toward = match near {
+        Some(contact) => {
+            let depth = vertical(here - contact.point, up);
+            if !is_edge(contact.normal.dot(up)) || depth < -(margin + HELD_TOLERANCE) {
+                return false;
+            }
+            horizontal(-contact.normal, up)
+        }
+        None => walk,
+    };
+    let Some(toward) = toward.try_normalize() else {
+        return false;
+    };
+    if !walk.is_finite() || toward.dot(walk) < 0.0 {
+        return false;
+    }
+    let look = body.test_move(
+        here + toward * TREAD_LOOK,
+        -up * (EDGE_TOLERANCE + 2.0 * margin),
+    );
+    look.contact.is_some_and(|tread| {
+        let level = tread.normal.dot(up) >= LEVEL_COSINE;
+        level && vertical(tread.point - here, up).abs() <= 2.0 * margin + HELD_TOLERANCE
+    })
+}
+
 /// After a move that took the body's feet below `base` (the height, m along up, its feet stood
 /// at: the floor or edge under it, or the top of a step it climbed), stands it on an edge
 /// still under it: lifted back to `base` (when there is room), it is put with its feet at the
@@ -171,7 +226,8 @@ pub enum SetDown {
     /// The body stands held on the step's edge, its feet at the edge's height.
     Held,
     /// A flat bottom resting on the rounding of the step's edge with its rim: put down where
-    /// the probe met the rounding (see [`rest_on_edge`]); no hold finds an edge below its feet.
+    /// the probe met the rounding, for the step down to stand it there; no hold finds an edge
+    /// below its feet.
     Resting,
     /// No edge of the step under the body (a level tread, or nothing within reach): left where
     /// it is for the step down and the hold.

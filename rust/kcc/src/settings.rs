@@ -255,9 +255,10 @@ pub struct StairSettings {
     /// this in front of a wall or a higher riser is not climbed.
     pub min_step_depth: f32,
     /// Shortest forward move used to look for the top of a step, m, so that slow walking and
-    /// high tick rates (where speed x tick is tiny) still find it. A rounded bottom (a
-    /// capsule) still moves only by its own motion on the step tick; a flat bottom that lands
-    /// level on the tread (a cylinder) is put this far past the riser.
+    /// high tick rates (where speed x tick is tiny) still find it. The body still moves only by
+    /// its own motion on the step tick: a rounded bottom (a capsule) is lifted clear of the
+    /// step's edge, a flat bottom (a cylinder) floats at the tread's height until the tread is
+    /// under it (with `flat_base`; without it a flat bottom is put this far past the riser).
     pub min_step_forward: f32,
     /// How much further ahead to look for a flat tread when a rounded shape lands on a step's
     /// edge and the contact normal there is tilted, m.

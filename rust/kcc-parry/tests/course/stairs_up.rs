@@ -59,9 +59,9 @@ fn a_flat_base_climb_is_put_down_on_the_edge_in_one_probe() {
     // on a step tick (each slide iteration counts): from level floor a slide of two
     // iterations, the climb's five sweeps, the lift's slide of two and the probe down; held,
     // the probe under the body instead of the first slide. Rolling (the flat base off) a step
-    // tick costs more. A cylinder at 144 and 240 Hz, whose tick's motion ends with its rim on
-    // the rounding of the step's edge, rests there with one floor snap where the step down
-    // took four queries more. One `stepped` per riser, 0.3 m within 2 cm, up the 10 risers.
+    // tick costs more. A cylinder at 144 and 240 Hz, whose level landing lies beyond its
+    // tick's motion, floats at the tread's height with no probe down and no step down. One
+    // `stepped` per riser, 0.3 m within 2 cm, up the 10 risers.
     // Godot's default shape margin: Jolt's rounded step edges.
     let world = rounded_jolt_stairs(0.04);
     let most = |shape, flat_base: bool, rate: f32| {
@@ -105,5 +105,44 @@ fn a_flat_base_climb_is_put_down_on_the_edge_in_one_probe() {
                 assert!(rolling_cost > cost, "{rate} Hz: {rolling:?}");
             }
         }
+    }
+}
+
+#[test]
+fn a_slow_cylinder_climbs_at_its_own_speed_over_the_rounded_edges() {
+    // A flat bottom walking 0.5 m/s at 144 and 240 Hz (2 to 3.5 mm a tick) up Jolt's stairs
+    // with Godot's default margin (rounded step edges): each step tick lifts it to the tread's
+    // height and moves it by its own motion, and the tread holds it there, floating over the
+    // rounding of the edge, until it is under its bottom. Before, a step tick put it 2 cm (the
+    // minimum forward step) past the riser: up to 9 times its speed.
+    let world = rounded_jolt_stairs(0.04);
+    let speed = 0.5;
+    for rate in [144.0, 240.0] {
+        let controller = Controller::new(settings(speed)).unwrap();
+        let mut body = body(&world, cylinder(), Vec3::ZERO);
+        settle(&controller, &mut body, rate);
+        // 1.2 s to the first riser (0.6 m), then a riser every 0.6 s: 5 in 4 s.
+        let ticks = (4.0 * rate) as u32;
+        let trace = walk(&controller, &mut body, Vec3::NEG_Z, rate, ticks);
+        let after_attack = (0.5 * rate) as usize;
+        for (i, tick) in trace.iter().enumerate() {
+            let label = format!("{rate} Hz, tick {i}: {tick:?}");
+            assert!(tick.report.on_floor, "{label}");
+            let moved = Vec3::new(
+                tick.after.x - tick.before.x,
+                0.0,
+                tick.after.z - tick.before.z,
+            );
+            let ratio = moved.length() * rate / speed;
+            if i >= after_attack {
+                assert!((0.9..=1.05).contains(&ratio), "ratio {ratio}: {label}");
+            }
+            // On a tread or floating at its height: never resting lower, on an edge's rounding.
+            let tread = (tick.after.y / 0.3).round() * 0.3;
+            assert!((tick.after.y - tread).abs() < 0.003, "{label}");
+        }
+        let steps: Vec<f32> = trace.iter().filter_map(|t| t.report.stepped).collect();
+        assert_eq!(steps.len(), 5, "{rate} Hz: {steps:?}");
+        assert!(steps.iter().all(|dy| (dy - 0.3).abs() < 0.02), "{steps:?}");
     }
 }
