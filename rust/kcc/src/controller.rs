@@ -802,8 +802,11 @@ impl Controller {
         let flat = horizontal(motion, up);
         let direction = flat.normalize();
         let beyond = (across.dot(direction) - flat.length()).max(0.0);
-        let rounded = step.on_edge || (beyond > 0.0 && !step.level_landing);
-        let over = !rounded && beyond > 0.0 && self.flat_reach().is_some();
+        // With the flat base, a flat bottom floats at the tread's height when its level landing
+        // lies beyond the tick's motion, or when its rim lands on the rounding of the edge.
+        let over = self.flat_reach().is_some()
+            && ((beyond > 0.0 && step.level_landing) || step.rim_on_edge);
+        let rounded = !over && (step.on_edge || (beyond > 0.0 && !step.level_landing));
         if (rounded || over) && step.past_obstacle < 0.0 {
             // The probe found the step beyond this tick's motion: the slide makes the move,
             // and a later tick climbs.
@@ -818,14 +821,14 @@ impl Controller {
             let ahead = (need - step.past_obstacle).clamp(0.0, beyond);
             (from + up * step.clearance + direction * ahead, ahead)
         } else if over {
-            // A flat bottom whose level landing lies beyond the tick's motion (a slow walk, a
-            // high tick rate): lifted to the tread's height, the slide carries it by its own
-            // motion, floating over the rounding of the step's edge, and the tread holds it
+            // A flat bottom short of its level landing (a slow walk, a high tick rate, stairs
+            // walked at an angle): lifted to the tread's height, the slide carries it by its
+            // own motion, floating over the rounding of the step's edge, and the tread holds it
             // there until it is under the body (see `Stand::Over`). Resting flat on the
             // rounding instead, the engine's slide takes the rounding for a wall and Jolt's
             // recovery sinks the body into it.
             let ahead = (need - step.past_obstacle).clamp(0.0, beyond);
-            (from + up * step.height + direction * ahead, ahead)
+            (from + up * step.tread_height + direction * ahead, ahead)
         } else {
             (from + up * step.height + direction * beyond, beyond)
         };
@@ -834,7 +837,7 @@ impl Controller {
         }
         body.set_position(lifted);
         Climb::Lifted(Lift {
-            height: step.height,
+            height: if over { step.tread_height } else { step.height },
             tread: step.tread,
             ahead,
             tilted_obstacle: step.tilted_obstacle,

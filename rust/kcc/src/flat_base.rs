@@ -22,7 +22,7 @@ use glam::Vec3;
 
 use crate::body::{Contact, KinematicBody, MotionTest};
 use crate::controller::EDGE_MIN_COSINE;
-use crate::floor::{horizontal, unit_up, vertical};
+use crate::floor::{horizontal, is_walkable, unit_up, vertical};
 use crate::stairs::LEVEL_COSINE;
 
 /// How far from the height a body stood at (or the top of the step it climbed) an edge's
@@ -59,8 +59,8 @@ const TREAD_LOOK: f32 = 0.04;
 /// `below` is the probe straight down from `here`: it met the rounding (a tilted contact) no
 /// more than [`EDGE_TOLERANCE`] below the feet, or nothing that close. One more probe, from
 /// 4 cm (`TREAD_LOOK`) further toward that contact (or along `walk`, the body's horizontal
-/// velocity, m/s, when it met nothing), must meet a level tread at the feet's height, within the
-/// engine's margins (a landing found by a sweep down stops up to twice the safe margin above
+/// velocity, m/s, when it met nothing), must meet the tread (walkable ground) at the feet's
+/// height, within the engine's margins (a landing found by a sweep down stops up to twice the safe margin above
 /// the tread). The tread must not lie behind the walk: a body held on the edge of a step it is
 /// walking down from has that step's tread behind it.
 pub fn over_tread<B: KinematicBody + ?Sized>(
@@ -96,9 +96,10 @@ pub fn over_tread<B: KinematicBody + ?Sized>(
         here + toward * TREAD_LOOK,
         -up * (EDGE_TOLERANCE + 2.0 * margin),
     );
+    let max_angle = body.floor_max_angle();
     look.contact.is_some_and(|tread| {
-        let level = tread.normal.dot(up) >= LEVEL_COSINE;
-        level && vertical(tread.point - here, up).abs() <= 2.0 * margin + HELD_TOLERANCE
+        let floor = is_walkable(tread.normal, up, max_angle);
+        floor && vertical(tread.point - here, up).abs() <= 2.0 * margin + HELD_TOLERANCE
     })
 }
 

@@ -85,6 +85,14 @@ pub struct StepUp {
     /// The landing's contact is level: a flat bottom standing flat on the tread, not a
     /// rounded one resting on the tread near its edge.
     pub level_landing: bool,
+    /// A landing met at the body's feet on the rounding of the step's edge, with a tread
+    /// behind it (`tread_height`): a flat bottom's rim on the rounding, not a rounded bottom's
+    /// side.
+    pub rim_on_edge: bool,
+    /// Height of the tread behind a landing on the edge's rounding above the body's position,
+    /// m: where a flat bottom resting on the rounding stands once on the tread (`height` when
+    /// no such tread was looked for).
+    pub tread_height: f32,
 }
 
 /// A step down that was taken.
@@ -207,6 +215,7 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         return Ahead::Blocked;
     };
     let mut on_edge = false;
+    let mut tread_height = None;
     if !is_walkable(landing.contact.normal, up, max_angle) {
         // A rounded bottom resting on the step's edge is not on floor for the engine. Step on
         // only if a walkable tread follows a little further on. The edge then supports the
@@ -241,7 +250,21 @@ pub fn step_up<B: KinematicBody + ?Sized>(
             landing = tread;
         } else {
             on_edge = true;
+            tread_height = Some(vertical(tread.position - start, up));
         }
+    }
+    // A flat bottom's rim on the walkable rounding of the edge (its contact at the feet, not
+    // level): with the flat base it floats at the height of the level tread behind it, when
+    // the look as far as the tread test finds one (see `StepUp::rim_on_edge`).
+    let rim = vertical(landing.contact.point - landing.position, up) <= 2.0 * body.safe_margin();
+    if settings.flat_base
+        && rim
+        && tread_height.is_none()
+        && landing.contact.normal.dot(up) < LEVEL_COSINE
+        && let Some(tread) = drop_onto(body, start, far)
+        && tread.contact.normal.dot(up) >= LEVEL_COSINE
+    {
+        tread_height = Some(vertical(tread.position - start, up));
     }
     let height = vertical(landing.position - start, up);
     if height <= MIN_STEP_RISE {
@@ -310,6 +333,8 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         past_obstacle: flat - horizontal(at_obstacle - start, up).dot(direction),
         tilted_obstacle: obstacle.normal.dot(up) > EDGE_MIN_COSINE,
         level_landing: landing.contact.normal.dot(up) >= LEVEL_COSINE,
+        rim_on_edge: rim && tread_height.is_some(),
+        tread_height: tread_height.unwrap_or(height),
     })
 }
 
