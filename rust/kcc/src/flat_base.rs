@@ -48,11 +48,11 @@ pub fn held(below: &MotionTest, here: Vec3, up: Vec3, margin: f32) -> Option<Vec
 }
 
 /// How far toward the rounding under a floating flat bottom [`over_tread`] looks for the
-/// level tread, m: past the rounding Jolt gives a box edge with Godot's default margin (at most
+/// tread, m: past the rounding Jolt gives a box edge with Godot's default margin (at most
 /// 0.04 m).
 const TREAD_LOOK: f32 = 0.04;
 
-/// True when a flat bottom at `here` (m) floats at the height of the level tread of the step it
+/// True when a flat bottom at `here` (m) floats at the height of the tread of the step it
 /// climbed, short of resting on it: it climbed before its bottom was over the tread proper (a
 /// slow walk, a high tick rate), and the tread holds it at that height, over the rounding of
 /// the step's edge or within the safe margin of the riser's face, until it is under the body.
@@ -60,9 +60,9 @@ const TREAD_LOOK: f32 = 0.04;
 /// more than [`EDGE_TOLERANCE`] below the feet, or nothing that close. One more probe, from
 /// 4 cm (`TREAD_LOOK`) further toward that contact (or along `walk`, the body's horizontal
 /// velocity, m/s, when it met nothing), must meet the tread (walkable ground) at the feet's
-/// height, within the engine's margins (a landing found by a sweep down stops up to twice the safe margin above
-/// the tread). The tread must not lie behind the walk: a body held on the edge of a step it is
-/// walking down from has that step's tread behind it.
+/// height, within the engine's margins (a landing found by a sweep down stops up to twice the
+/// safe margin above the tread). The tread must not lie behind the walk: a body held on the
+/// edge of a step it is walking down from has that step's tread behind it.
 pub fn over_tread<B: KinematicBody + ?Sized>(
     body: &mut B,
     below: &MotionTest,
