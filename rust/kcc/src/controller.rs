@@ -812,14 +812,15 @@ impl Controller {
             // and a later tick climbs.
             return Climb::Free;
         }
-        // Moved ahead only as far as the body's side must pass the riser to be over it.
+        // Lifted clear or to the tread's height, moved ahead only as far as the body's side
+        // must pass the riser to be over it.
         let need = body.safe_margin().max(0.0) + OVER_RISER;
+        let short = (need - step.past_obstacle).clamp(0.0, beyond);
         let (lifted, ahead) = if rounded {
             // A rounded bottom: lifted clear of the step's top, the slide carries the body by
             // the tick's own motion, and the step down stands it on the edge (or the tread),
             // over which it rolls in the next ticks.
-            let ahead = (need - step.past_obstacle).clamp(0.0, beyond);
-            (from + up * step.clearance + direction * ahead, ahead)
+            (from + up * step.clearance + direction * short, short)
         } else if over {
             // A flat bottom short of its level landing (a slow walk, a high tick rate, stairs
             // walked at an angle): lifted to the tread's height, the slide carries it by its
@@ -827,8 +828,7 @@ impl Controller {
             // there until it is under the body (see `Stand::Over`). Resting flat on the
             // rounding instead, the engine's slide takes the rounding for a wall and Jolt's
             // recovery sinks the body into it.
-            let ahead = (need - step.past_obstacle).clamp(0.0, beyond);
-            (from + up * step.tread_height + direction * ahead, ahead)
+            (from + up * step.tread_height + direction * short, short)
         } else {
             (from + up * step.height + direction * beyond, beyond)
         };
