@@ -72,7 +72,13 @@ func _run(ops: Array) -> Dictionary:
 				results.append(_plain(found))
 			"move_and_slide":
 				var velocity := _port.move_and_slide(SceneBuilder.vec3(op["velocity"]), op["dt"])
-				results.append({"velocity": _array(velocity)})
+				var first := _port.first_slide_collision()
+				results.append(
+					{
+						"velocity": _array(velocity),
+						"first": _plain(first) if first["hit"] else null,
+					}
+				)
 			"apply_floor_snap":
 				_port.apply_floor_snap()
 				results.append(null)

@@ -5,6 +5,9 @@ extends RefCounted
 
 ## The body every call goes to.
 var body: CharacterBody3D
+## A moving platform was under the body when the last slide began: it carried the body before
+## the slide's own motion, so the slide's first collision is not said.
+var carried := false
 
 
 func _init(character: CharacterBody3D) -> void:
@@ -48,9 +51,32 @@ func move_and_slide(velocity: Vector3, dt: float) -> Vector3:
 	var scale := slide_scale(dt, _engine_delta())
 	if scale <= 0.0:
 		return velocity
+	carried = not body.get_platform_velocity().is_zero_approx()
 	body.set_velocity(velocity * scale)
 	body.move_and_slide()
 	return body.get_velocity() / scale
+
+
+## The last slide's first collision as a test_move result (travel, remainder, its deepest
+## contact); {"hit": false} when it touched nothing or a platform carried the body before or
+## after it.
+func first_slide_collision() -> Dictionary:
+	# Carried by a platform before or after the slide: the first motion did not start where
+	# the body stood.
+	if carried or not body.get_platform_velocity().is_zero_approx():
+		return {"hit": false}
+	# Asked for a collision it does not have, the engine prints an error: count first.
+	if body.get_slide_collision_count() == 0:
+		return {"hit": false}
+	var collision := body.get_slide_collision(0)
+	return {
+		"hit": true,
+		"travel": collision.get_travel(),
+		"remainder": collision.get_remainder(),
+		"normal": collision.get_normal(),
+		"point": collision.get_position(),
+		"depth": collision.get_depth(),
+	}
 
 
 ## True when the last slide or snap left the body on walkable floor.

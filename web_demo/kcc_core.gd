@@ -91,6 +91,8 @@ func _on_port_call(args: Array) -> void:
 			)
 		"move_and_slide":
 			_answer_vector(port.move_and_slide(Vector3(args[2], args[3], args[4]), args[5]))
+		"first_slide_collision":
+			_answer_test_move(port.first_slide_collision())
 		"is_on_floor":
 			_core.answer(1 if port.is_on_floor() else 0)
 		"is_on_wall":
@@ -119,8 +121,8 @@ func _answer_vector(v: Vector3) -> void:
 
 ## Travel, remainder, normal, point, depth, then the hit flag (rust/kcc-wasm/src/host.rs).
 func _answer_test_move(found: Dictionary) -> void:
-	var travel: Vector3 = found["travel"]
-	var rest: Vector3 = found["remainder"]
+	var travel: Vector3 = found.get("travel", Vector3.ZERO)
+	var rest: Vector3 = found.get("remainder", Vector3.ZERO)
 	var normal: Vector3 = found.get("normal", Vector3.ZERO)
 	var point: Vector3 = found.get("point", Vector3.ZERO)
 	var depth: float = found.get("depth", 0.0)

@@ -35,6 +35,7 @@ const host = {
     body.onFloor = ny <= 1e-4;
     put([vx, body.onFloor ? Math.max(vy, 0) : vy, vz]);
   },
+  host_first_slide_collision: () => 0,
   host_is_on_floor: () => (body.onFloor ? 1 : 0),
   host_is_on_wall: () => 0,
   host_floor_normal: () => put([0, 1, 0]),

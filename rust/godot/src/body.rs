@@ -30,6 +30,9 @@ where
     T: WithBaseField + GodotClass<Base = CharacterBody3D>,
 {
     owner: &'a mut T,
+    /// A moving platform was under the body when the last slide began: it carried the body
+    /// before the slide's own motion, so the slide's first collision is not said.
+    carried: bool,
 }
 
 impl<'a, T> GodotBody<'a, T>
@@ -39,7 +42,10 @@ where
     /// The port over `owner`'s node. Borrowing `owner` for the port's lifetime keeps other code
     /// from touching the object's fields in the middle of a tick.
     pub fn new(owner: &'a mut T) -> Self {
-        Self { owner }
+        Self {
+            owner,
+            carried: false,
+        }
     }
 
     /// The body's first `CollisionShape3D` child: the shape crouching resizes.
@@ -131,11 +137,34 @@ where
         let Some(scale) = slide_scale(dt, self.engine_delta()) else {
             return velocity;
         };
+        self.carried = !self.owner.base().get_platform_velocity().is_zero_approx();
         self.owner
             .base_mut()
             .set_velocity(to_godot(velocity * scale));
         self.owner.base_mut().move_and_slide();
         to_glam(self.owner.base().get_velocity()) / scale
+    }
+
+    fn first_slide_collision(&self) -> Option<MotionTest> {
+        // Carried by a platform before or after the slide: the first motion did not start
+        // where the body stood.
+        if self.carried || !self.owner.base().get_platform_velocity().is_zero_approx() {
+            return None;
+        }
+        // Asked for a collision it does not have, the engine prints an error: count first.
+        if self.owner.base().get_slide_collision_count() == 0 {
+            return None;
+        }
+        let collision = self.owner.base().get_slide_collision(0)?;
+        Some(MotionTest {
+            travel: to_glam(collision.get_travel()),
+            remainder: to_glam(collision.get_remainder()),
+            contact: Some(Contact {
+                normal: to_glam(collision.get_normal()),
+                point: to_glam(collision.get_position()),
+                depth: collision.get_depth(),
+            }),
+        })
     }
 
     fn is_on_floor(&self) -> bool {

@@ -51,6 +51,8 @@ pub struct GodotBody<'a> {
     session: &'a mut GodotSession,
     state: BodyState,
     deferred: Vec<Op>,
+    /// What the oracle's port said of the last slide's first collision.
+    first: Option<MotionTest>,
     calls: PortCalls,
     error: Option<GodotError>,
     scene: SceneResult,
@@ -74,6 +76,7 @@ impl<'a> GodotBody<'a> {
             session,
             state,
             deferred: Vec::new(),
+            first: None,
             calls: PortCalls::default(),
             error: None,
             scene: result,
@@ -273,6 +276,7 @@ impl KinematicBody for GodotBody<'_> {
 
     fn move_and_slide(&mut self, velocity: Vec3, dt: f32) -> Vec3 {
         self.calls.slides += 1;
+        self.first = None;
         if !velocity.is_finite() || !dt.is_finite() || dt <= 0.0 {
             return Vec3::ZERO;
         }
@@ -284,12 +288,19 @@ impl KinematicBody for GodotBody<'_> {
             return Vec3::ZERO;
         };
         match serde_json::from_value::<SlideResult>(result) {
-            Ok(slid) => v(slid.velocity),
+            Ok(slid) => {
+                self.first = slid.first.map(motion_test);
+                v(slid.velocity)
+            }
             Err(e) => {
                 self.error = Some(GodotError::Protocol(format!("slide result: {e}")));
                 Vec3::ZERO
             }
         }
+    }
+
+    fn first_slide_collision(&self) -> Option<MotionTest> {
+        self.first
     }
 
     fn is_on_floor(&self) -> bool {

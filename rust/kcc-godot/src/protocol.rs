@@ -323,6 +323,9 @@ pub struct TestMoveResult {
 pub struct SlideResult {
     /// Velocity after sliding, m/s.
     pub velocity: [f32; 3],
+    /// The port's `first_slide_collision` right after the slide: `None` when it said none.
+    #[serde(default)]
+    pub first: Option<TestMoveResult>,
 }
 
 /// Result of [`Op::Overlap`].

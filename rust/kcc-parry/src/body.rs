@@ -36,6 +36,10 @@ pub struct ContactState {
     pub platform: Option<usize>,
     /// That solid's velocity where it was touched, m/s (Godot's `get_platform_velocity()`).
     pub platform_velocity: Vec3,
+    /// The last slide's first collision (Godot's `get_slide_collision(0)`), unless a moving
+    /// platform was under the body before or after the slide (see
+    /// `KinematicBody::first_slide_collision`).
+    pub first_collision: Option<MotionTest>,
 }
 
 /// A character body in a parry [`World`], moved with Godot's `test_move` and `move_and_slide`
@@ -159,6 +163,10 @@ impl KinematicBody for ParryBody {
             return Vec3::ZERO;
         }
         self.slide(velocity, dt)
+    }
+
+    fn first_slide_collision(&self) -> Option<MotionTest> {
+        self.state.first_collision
     }
 
     fn is_on_floor(&self) -> bool {

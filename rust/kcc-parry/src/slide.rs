@@ -6,6 +6,7 @@ use std::f32::consts::FRAC_PI_2;
 
 use glam::Vec3;
 use kcc::floor::{FLOOR_ANGLE_TOLERANCE, slide};
+use kcc::{Contact, MotionTest};
 
 use crate::body::ParryBody;
 use crate::world::{CMP_EPSILON, MotionParameters, MotionResult};
@@ -76,6 +77,14 @@ impl ParryBody {
         if let (true, Some(platform)) = (on_platform, self.state.platform) {
             platform_velocity = self.world.velocity_at(platform, self.position);
         }
+        // A platform under the body before the slide (or where it ends) may carry it before
+        // the slide's own motion: the first collision is then not said (as the addon's port).
+        let carried = !self
+            .state
+            .platform_velocity
+            .abs_diff_eq(Vec3::ZERO, CMP_EPSILON)
+            || !platform_velocity.abs_diff_eq(Vec3::ZERO, CMP_EPSILON);
+        self.state.first_collision = None;
         self.state.slide_collisions = 0;
         self.state.slide_hit_wall = false;
         self.state.on_floor = false;
@@ -117,6 +126,17 @@ impl ParryBody {
             let mut result = self.move_and_collide(from, motion, !sliding_enabled);
             let mut collided = result.collided();
 
+            if collided && self.state.slide_collisions == 0 && !carried {
+                self.state.first_collision = Some(MotionTest {
+                    travel: result.travel,
+                    remainder: result.remainder,
+                    contact: result.collisions.first().map(|c| Contact {
+                        normal: c.normal,
+                        point: c.point,
+                        depth: c.depth,
+                    }),
+                });
+            }
             if collided {
                 let previous = self.state;
                 let found = self.classify(&result, APPLY_ALL);
@@ -292,6 +312,13 @@ impl ParryBody {
         }
 
         self.snap_on_floor(was_on_floor, vel_dir_facing_up);
+        if !self
+            .state
+            .platform_velocity
+            .abs_diff_eq(Vec3::ZERO, CMP_EPSILON)
+        {
+            self.state.first_collision = None;
+        }
 
         // Standing on floor resets the accumulated fall.
         if self.state.on_floor && !vel_dir_facing_up {

@@ -165,6 +165,9 @@ impl KinematicBody for Recorder<'_> {
     fn move_and_slide(&mut self, velocity: Vec3, dt: f32) -> Vec3 {
         self.inner.move_and_slide(velocity, dt)
     }
+    fn first_slide_collision(&self) -> Option<MotionTest> {
+        self.inner.first_slide_collision()
+    }
     fn is_on_floor(&self) -> bool {
         self.inner.is_on_floor()
     }

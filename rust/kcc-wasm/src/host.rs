@@ -42,6 +42,9 @@ unsafe extern "C" {
     fn host_test_move(body: u32, fx: f32, fy: f32, fz: f32, mx: f32, my: f32, mz: f32) -> i32;
     /// `move_and_slide` by a velocity (m/s) over `dt` (s): the velocity after at [`VECTOR`].
     fn host_move_and_slide(body: u32, vx: f32, vy: f32, vz: f32, dt: f32);
+    /// The last slide's first collision, as `host_test_move` answers: 1 and the answer at
+    /// [`test_move`], or 0 when there is none to say.
+    fn host_first_slide_collision(body: u32) -> i32;
     /// 1 when the body is on floor.
     fn host_is_on_floor(body: u32) -> i32;
     /// 1 when the body is on a wall.
@@ -84,21 +87,17 @@ impl KinematicBody for HostBody {
     fn test_move(&mut self, from: Vec3, motion: Vec3) -> MotionTest {
         let (f, m) = (from, motion);
         let hit = unsafe { host_test_move(self.id, f.x, f.y, f.z, m.x, m.y, m.z) } != 0;
-        let contact = hit.then(|| Contact {
-            normal: mailbox::vec3(test_move::NORMAL),
-            point: mailbox::vec3(test_move::POINT),
-            depth: mailbox::get(test_move::DEPTH),
-        });
-        MotionTest {
-            travel: mailbox::vec3(test_move::TRAVEL),
-            remainder: mailbox::vec3(test_move::REMAINDER),
-            contact,
-        }
+        read_motion_test(hit)
     }
 
     fn move_and_slide(&mut self, v: Vec3, dt: f32) -> Vec3 {
         unsafe { host_move_and_slide(self.id, v.x, v.y, v.z, dt) };
         mailbox::vec3(VECTOR)
+    }
+
+    fn first_slide_collision(&self) -> Option<MotionTest> {
+        let said = unsafe { host_first_slide_collision(self.id) } != 0;
+        said.then(|| read_motion_test(true))
     }
 
     fn is_on_floor(&self) -> bool {
@@ -137,5 +136,19 @@ impl KinematicBody for HostBody {
 
     fn set_shape_height(&mut self, height: f32) {
         unsafe { host_set_shape_height(self.id, height) };
+    }
+}
+
+/// The motion test the page left at [`test_move`]; `hit`: it said the motion hit something.
+fn read_motion_test(hit: bool) -> MotionTest {
+    let contact = hit.then(|| Contact {
+        normal: mailbox::vec3(test_move::NORMAL),
+        point: mailbox::vec3(test_move::POINT),
+        depth: mailbox::get(test_move::DEPTH),
+    });
+    MotionTest {
+        travel: mailbox::vec3(test_move::TRAVEL),
+        remainder: mailbox::vec3(test_move::REMAINDER),
+        contact,
     }
 }

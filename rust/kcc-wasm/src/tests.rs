@@ -6,7 +6,10 @@ use std::cell::RefCell;
 use std::sync::Arc;
 
 use glam::Vec3;
-use kcc::{CharacterState, Controller, ControllerSettings, KinematicBody, TickInput, TickReport};
+use kcc::{
+    CharacterState, Controller, ControllerSettings, KinematicBody, MotionTest, TickInput,
+    TickReport,
+};
 use kcc_parry::{BodySettings, CharacterShape, ParryBody, World, geometry};
 
 use crate::abi::*;
@@ -48,6 +51,10 @@ extern "C" fn host_test_move(
     let found = with_body(body, |b| {
         b.test_move(Vec3::new(fx, fy, fz), Vec3::new(mx, my, mz))
     });
+    put_motion_test(found)
+}
+/// Writes a motion test where `host_test_move` leaves its answer; 1 when it hit.
+fn put_motion_test(found: MotionTest) -> i32 {
     mailbox::put(host::test_move::TRAVEL, &found.travel.to_array());
     mailbox::put(host::test_move::REMAINDER, &found.remainder.to_array());
     match found.contact {
@@ -65,6 +72,13 @@ extern "C" fn host_move_and_slide(body: u32, vx: f32, vy: f32, vz: f32, dt: f32)
     answer(with_body(body, |b| {
         b.move_and_slide(Vec3::new(vx, vy, vz), dt)
     }));
+}
+#[unsafe(no_mangle)]
+extern "C" fn host_first_slide_collision(body: u32) -> i32 {
+    match with_body(body, |b| b.first_slide_collision()) {
+        Some(found) => put_motion_test(found),
+        None => 0,
+    }
 }
 #[unsafe(no_mangle)]
 extern "C" fn host_is_on_floor(body: u32) -> i32 {

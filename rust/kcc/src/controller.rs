@@ -6,7 +6,7 @@
 
 use glam::Vec3;
 
-use crate::body::KinematicBody;
+use crate::body::{KinematicBody, MotionTest};
 use crate::crouch::CrouchState;
 use crate::error::ConfigError;
 use crate::flat_base::{self, SetDown};
@@ -707,7 +707,8 @@ impl Controller {
         let probe = self.settings.stairs.step_detection == StepDetection::Probe;
         if grounded && (probe || held) {
             // The probe first: a step found is climbed before the engine's slide touches it.
-            if let Climb::Lifted(lift) = self.climb(body, start, (run + up * slope) * dt, level) {
+            let motion = (run + up * slope) * dt;
+            if let Climb::Lifted(lift) = self.climb(body, start, motion, level, None) {
                 return Slid {
                     velocity: run,
                     slope,
@@ -743,7 +744,10 @@ impl Controller {
             };
         }
         let stopped = |v: Vec3| horizontal(v, up).length() < run.length() * STOPPED_SHARE;
-        let mut climb = self.climb(body, start, (run + up * slope) * dt, level);
+        // The slide's first motion was the climb's when gravity did not push it down.
+        let motion = (run + up * slope) * dt;
+        let met = slide_met(body, motion).filter(|_| push == 0.0);
+        let mut climb = self.climb(body, start, motion, level, met);
         if matches!(climb, Climb::Free) && self.flat_reach().is_some() && stopped(velocity) {
             // With a flat base, the slide made the whole walk and ended against the next riser,
             // which the climb's probe (as long as the walk) finds just beyond it: the next tick
@@ -758,7 +762,8 @@ impl Controller {
             body.set_position(start);
             velocity = body.move_and_slide(run + up * push, dt);
             climb = if body.is_on_wall() {
-                self.climb(body, start, run * dt, level)
+                let met = slide_met(body, run * dt).filter(|_| push == 0.0);
+                self.climb(body, start, run * dt, level, met)
             } else {
                 Climb::Blocked
             };
@@ -781,19 +786,21 @@ impl Controller {
     /// landing lies beyond `motion` (the minimum forward step) is lifted to the tread's height
     /// and floats there with the flat base ([`Lift::over`]); without it, it is moved ahead to
     /// that landing. Says what it found otherwise, and leaves the body alone.
-    /// `level`: the body stands at `from` on level floor (see [`step_up`]).
+    /// `level`: the body stands at `from` on level floor; `met`: what the slide that made
+    /// `motion` from `from` met first (see [`step_up`]).
     fn climb<B: KinematicBody + ?Sized>(
         &self,
         body: &mut B,
         from: Vec3,
         motion: Vec3,
         level: bool,
+        met: Option<MotionTest>,
     ) -> Climb {
         let up = up_of(body);
         if !motion.is_finite() || horizontal(motion, up).length() <= MIN_MOTION {
             return Climb::Blocked;
         }
-        let step = match step_up(body, from, motion, &self.settings.stairs, level) {
+        let step = match step_up(body, from, motion, &self.settings.stairs, level, met) {
             Ahead::Stepped(step) => step,
             Ahead::Free => return Climb::Free,
             Ahead::Blocked => return Climb::Blocked,
@@ -869,7 +876,7 @@ impl Controller {
         }
         let from = body.position();
         let level = body.floor_normal().dot(up) >= LEVEL_COSINE;
-        match self.climb(body, from, horizontal(velocity, up) * dt, level) {
+        match self.climb(body, from, horizontal(velocity, up) * dt, level, None) {
             Climb::Lifted(lift) => lift.height,
             Climb::Free | Climb::Blocked => 0.0,
         }
@@ -1102,6 +1109,21 @@ const EDGE_PROBE: f32 = 1e-3;
 /// Smallest cosine between up and an edge's contact normal that still supports a body: a
 /// contact this close to horizontal is the side of something, not under the body.
 pub(crate) const EDGE_MIN_COSINE: f32 = 0.05;
+
+/// The first collision of the slide just made (see [`KinematicBody::first_slide_collision`])
+/// when it is what a test of `motion` (m) from where the slide began finds: travel and
+/// remainder add up to `motion` (but for a push out of an overlap within the safe margin), and
+/// something stopped it short of its end.
+fn slide_met<B: KinematicBody + ?Sized>(body: &B, motion: Vec3) -> Option<MotionTest> {
+    let margin = body.safe_margin().max(0.0);
+    let met = body.first_slide_collision()?;
+    let made = met.travel + met.remainder;
+    let same = (made - motion).length() <= margin + MIN_MOTION;
+    let stopped = met.remainder.length() > MIN_MOTION;
+    // A motion within the margin could be mistaken for another one.
+    let long = motion.length() > margin + MIN_MOTION;
+    (met.contact.is_some() && same && stopped && long).then_some(met)
+}
 
 /// True when `position` (m) is finite and within [`MAX_COORDINATE`] of the origin.
 fn usable_position(position: Vec3) -> bool {

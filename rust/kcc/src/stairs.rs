@@ -22,7 +22,7 @@
 
 use glam::Vec3;
 
-use crate::body::{Contact, KinematicBody};
+use crate::body::{Contact, KinematicBody, MotionTest};
 use crate::controller::EDGE_MIN_COSINE;
 use crate::floor::{horizontal, is_walkable, slide, slope_angle, unit_up, usable_normal, vertical};
 use crate::settings::StairSettings;
@@ -121,18 +121,24 @@ pub struct StepDown {
 /// `level` says the body stands at `from` on level floor: the floor under it needs no probe
 /// (it is at the body's origin, its feet), and a level landing is a riser exactly as high as
 /// the body rises.
+///
+/// `met`: what a test of `motion` from `from` already found, when the caller has it (the first
+/// collision of a slide that made that motion, see [`KinematicBody::first_slide_collision`]): it
+/// stands for the probe's first test, which is then not made.
 pub fn step_up<B: KinematicBody + ?Sized>(
     body: &mut B,
     from: Vec3,
     motion: Vec3,
     settings: &StairSettings,
     level: bool,
+    met: Option<MotionTest>,
 ) -> Ahead {
     let up = unit_up(body.up_direction());
     let max_angle = body.floor_max_angle();
     let start = from;
     let reach = settings.min_step_forward.max(0.0);
     let flat = horizontal(motion, up).length();
+    let asked = motion;
     let motion = if flat >= reach {
         motion
     } else if flat > 0.0 {
@@ -147,10 +153,19 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     let mut at_obstacle = start;
     let mut rest = motion;
     let mut obstacle = None;
+    // What the caller's test met stopped the motion short of its end: the same contact stops
+    // the probe (as long or longer, the same way), at the same place.
+    let mut met = met.filter(|m| m.contact.is_some()).map(|m| MotionTest {
+        remainder: m.remainder + (motion - asked),
+        ..m
+    });
     // The probe and at most one slide along walkable ground: a riser right behind an edge is
     // found, and a failed attempt stays cheap.
     for _ in 0..settings.sweep_iterations.clamp(1, 2) {
-        let test = body.test_move(at_obstacle, rest);
+        let test = match met.take() {
+            Some(known) => known,
+            None => body.test_move(at_obstacle, rest),
+        };
         let Some(hit) = test.contact else {
             // Free, or free after following walkable ground as Godot's slide would: done.
             return Ahead::Free;

@@ -11,7 +11,7 @@ use std::path::Path;
 use regex::Regex;
 
 /// Each port method and the engine calls it must make, in order.
-const TABLE: [(&str, &[&str]); 13] = [
+const TABLE: [(&str, &[&str]); 14] = [
     ("position", &["get_global_position"]),
     ("set_position", &["set_global_position"]),
     (
@@ -34,9 +34,23 @@ const TABLE: [(&str, &[&str]); 13] = [
             "is_in_physics_frame",
             "get_physics_process_delta_time",
             "get_process_delta_time",
+            "get_platform_velocity",
             "set_velocity",
             "move_and_slide",
             "get_velocity",
+        ],
+    ),
+    (
+        "first_slide_collision",
+        &[
+            "get_platform_velocity",
+            "get_slide_collision_count",
+            "get_slide_collision",
+            "get_travel",
+            "get_remainder",
+            "get_normal",
+            "get_position",
+            "get_depth",
         ],
     ),
     ("is_on_floor", &["is_on_floor"]),
