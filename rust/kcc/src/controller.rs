@@ -539,6 +539,10 @@ impl Controller {
             (SetDown::Held, _, _) => Some(0.0),
             // A flat bottom the step down stood on the rounding of the step's edge.
             (SetDown::Resting, _, _) => None,
+            // A flat bottom lifted to float at the tread's height that the engine's slide put
+            // down on the rounding (its floor snap): its rim rests there at its feet, and no
+            // edge under it is higher.
+            _ if floats && body.is_on_floor() => None,
             (SetDown::NoEdge, Some(reach), Some((base, before))) => {
                 flat_base::stand(body, slid_to, base, before, reach)
             }

@@ -246,10 +246,19 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         // than 60 degrees off it.
         let toward = toward_riser(obstacle.normal, direction, up);
         let grazing = toward.is_some_and(|toward| toward.dot(direction) < GRAZING_COSINE);
+        // One slanted sweep, toward the riser by the tread test and down to the start's
+        // height: what it meets first is the tread when walkable.
         let look_toward = |body: &mut B| {
             let toward = toward?;
-            let side = body.test_move(near, toward * settings.step_forward_test);
-            drop_onto(body, start, near + side.travel).filter(walkable)
+            let drop = vertical(near - start, up);
+            let slant = body.test_move(near, toward * settings.step_forward_test - up * drop);
+            let contact = slant.contact?;
+            let landing = Landing {
+                position: near + slant.travel,
+                contact,
+                above: near + horizontal(slant.travel, up),
+            };
+            Some(landing).filter(walkable)
         };
         let mut tread = if grazing { look_toward(body) } else { None };
         if tread.is_none() {
@@ -364,7 +373,7 @@ const TOWARD_RISER_COSINE: f32 = 0.087;
 /// Largest cosine between the motion and the way into a riser at which the tread is looked for
 /// toward the riser before along the motion (60 degrees): beyond it, the look along the motion
 /// reaches hardly into the tread.
-const GRAZING_COSINE: f32 = 0.5;
+const GRAZING_COSINE: f32 = 0.342;
 
 /// The horizontal direction into a riser with contact `normal` for a body moving along the
 /// horizontal unit `direction`, when it moves into it within [`TOWARD_RISER_COSINE`]; `None`

@@ -237,12 +237,13 @@ impl KinematicBody for Untold {
 
 #[test]
 fn a_climb_after_a_slide_into_the_riser_reads_the_slide_instead_of_probing_again() {
-    // Stairs walked at 30 degrees from level floor: the slide meets the first riser, then
-    // slides along it, and the climb needs what the slide's first motion met. Read from the
-    // slide (Godot's `get_slide_collision(0)`), it is not tested again: the first step tick
-    // costs one query less than with an engine that does not say it (where the capsule's cost
-    // 11), the climb is the same, and every step tick costs at most 10. Five risers of 0.2 m
-    // with Godot's default shape margin (Jolt's rounded edges), both shapes, 30 to 240 Hz.
+    // Stairs walked at 30, 60 and 80 degrees from level floor: the slide meets the first
+    // riser, then slides along it, and the climb needs what the slide's first motion met. Read
+    // from the slide (Godot's `get_slide_collision(0)`), it is not tested again: the first step
+    // tick costs one query less than with an engine that does not say it (where a capsule's
+    // cost 11 or 12), the climb is the same, and every step tick costs at most 10. Five risers
+    // of 0.2 m with Godot's default shape margin (Jolt's rounded edges), both shapes, 30 to
+    // 240 Hz, at 0.9 to 1.05 times the walk's speed on every tick after the attack.
     let steps =
         kcc_parry::geometry::stairs(Vec3::new(0.0, 0.0, -1.0), Vec3::NEG_Z, 5, 0.2, 0.3, 30.0)
             .unwrap();
@@ -255,9 +256,12 @@ fn a_climb_after_a_slide_into_the_riser_reads_the_slide_instead_of_probing_again
     let speed = 4.0;
     let controller = Controller::new(settings(speed)).unwrap();
     for shape in [capsule(), cylinder()] {
-        for rate in [30.0, 60.0, 144.0, 240.0] {
-            let label = format!("{shape:?}, {rate} Hz");
-            let (sin, cos) = 30f32.to_radians().sin_cos();
+        for (degrees, rate) in [30.0f32, 60.0, 80.0]
+            .into_iter()
+            .flat_map(|degrees| [30.0, 60.0, 144.0, 240.0].map(|rate| (degrees, rate)))
+        {
+            let label = format!("{shape:?} at {degrees} degrees, {rate} Hz");
+            let (sin, cos) = degrees.to_radians().sin_cos();
             let wish = Vec3::new(sin, 0.0, -cos);
             let start = Vec3::new(-0.9 * sin / cos, 0.001, 0.0);
             let mut told = body(&world, shape, start);
@@ -279,7 +283,9 @@ fn a_climb_after_a_slide_into_the_riser_reads_the_slide_instead_of_probing_again
             };
             let mut steps = Vec::new();
             let mut first = None;
-            for tick in 0..(1.3 * rate) as u32 {
+            // To the first riser, 0.9 m away, and up the five (1.5 m), with time to spare.
+            let walk = (2.4 / (speed * cos) + 0.5) * rate;
+            for tick in 0..walk as u32 {
                 let before = told.position();
                 let (q, q_untold) = (told.queries(), untold.0.queries());
                 let report = controller.tick(&mut told, &input(velocity), 1.0 / rate);
@@ -292,7 +298,8 @@ fn a_climb_after_a_slide_into_the_riser_reads_the_slide_instead_of_probing_again
                     let q_untold = untold.0.queries() - q_untold;
                     if let Some(a) = report.stepped {
                         let b = other.stepped.unwrap_or(0.0);
-                        assert!((a - b).abs() < 0.001, "{label}: {a} and {b}");
+                        // The same climb, within the engines' margins.
+                        assert!((a - b).abs() < 0.0025, "{label}: {a} and {b}");
                         first = Some((q, q_untold));
                     }
                 }
