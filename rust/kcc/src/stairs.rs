@@ -243,7 +243,7 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         // Approached at a grazing angle, the look along the motion (nearly parallel to the
         // riser) finds only the edge again: look toward the riser, as Jolt's `CharacterVirtual`
         // does within its `mWalkStairsCosAngleForwardContact`; first, when the motion is more
-        // than 60 degrees off it.
+        // than 70 degrees off it.
         let toward = toward_riser(obstacle.normal, direction, up);
         let grazing = toward.is_some_and(|toward| toward.dot(direction) < GRAZING_COSINE);
         // One slanted sweep, toward the riser by the tread test and down to the start's
@@ -371,8 +371,9 @@ pub const LEVEL_COSINE: f32 = 0.9998;
 const TOWARD_RISER_COSINE: f32 = 0.087;
 
 /// Largest cosine between the motion and the way into a riser at which the tread is looked for
-/// toward the riser before along the motion (60 degrees): beyond it, the look along the motion
-/// reaches hardly into the tread.
+/// toward the riser before along the motion (70 degrees): beyond it, the look along the motion
+/// reaches hardly into the tread (at 60 degrees it finds it, one query less than the look
+/// toward the riser).
 const GRAZING_COSINE: f32 = 0.342;
 
 /// The horizontal direction into a riser with contact `normal` for a body moving along the
