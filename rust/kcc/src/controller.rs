@@ -804,6 +804,8 @@ impl Controller {
         if !motion.is_finite() || horizontal(motion, up).length() <= MIN_MOTION {
             return Climb::Blocked;
         }
+        // How far along the motion the slide before the climb (if any) already took the body.
+        let slid = horizontal(body.position() - from, up).length();
         let step = match step_up(body, from, motion, &self.settings.stairs, level, met) {
             Ahead::Stepped(step) => step,
             Ahead::Free => return Climb::Free,
@@ -818,9 +820,15 @@ impl Controller {
         let over = self.flat_reach().is_some()
             && ((beyond > 0.0 && step.level_landing) || step.rim_on_edge);
         let rounded = !over && (step.on_edge || (beyond > 0.0 && !step.level_landing));
-        if (rounded || over) && step.past_obstacle < 0.0 {
-            // The probe found the step beyond this tick's motion: the slide makes the move,
-            // and a later tick climbs.
+        // A rounded bottom whose motion ends less than the safe margin past where it meets
+        // the step's edge, and that the slide already took the whole way: lifted and moved on,
+        // it would rest on that edge within the margin of the floor it stands on, and the
+        // drop after the lift would find the floor, where the slide left it.
+        let margin = body.safe_margin().max(0.0);
+        let at_edge = step.past_obstacle < margin && slid >= flat.length() * (1.0 - WALK_SHARE);
+        if (rounded || over) && step.past_obstacle < 0.0 || rounded && at_edge {
+            // The probe found the step beyond this tick's motion (or its edge at its end): the
+            // slide makes the move, and a later tick climbs.
             return Climb::Free;
         }
         // Lifted clear or to the tread's height, moved ahead only as far as the body's side
