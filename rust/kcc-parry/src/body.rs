@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use glam::Vec3;
-use kcc::{ConfigError, Contact, KinematicBody, MotionTest};
+use kcc::{ConfigError, KinematicBody, MotionTest};
 
 use crate::settings::BodySettings;
 use crate::world::{BodyShape, MotionParameters, MotionResult, World};
@@ -147,15 +147,7 @@ impl KinematicBody for ParryBody {
                 contact: None,
             };
         }
-        MotionTest {
-            travel: result.travel,
-            remainder: result.remainder,
-            contact: result.collisions.first().map(|c| Contact {
-                normal: c.normal,
-                point: c.point,
-                depth: c.depth,
-            }),
-        }
+        result.motion_test()
     }
 
     fn move_and_slide(&mut self, velocity: Vec3, dt: f32) -> Vec3 {

@@ -6,7 +6,6 @@ use std::f32::consts::FRAC_PI_2;
 
 use glam::Vec3;
 use kcc::floor::{FLOOR_ANGLE_TOLERANCE, slide};
-use kcc::{Contact, MotionTest};
 
 use crate::body::ParryBody;
 use crate::world::{CMP_EPSILON, MotionParameters, MotionResult};
@@ -127,15 +126,7 @@ impl ParryBody {
             let mut collided = result.collided();
 
             if collided && self.state.slide_collisions == 0 && !carried {
-                self.state.first_collision = Some(MotionTest {
-                    travel: result.travel,
-                    remainder: result.remainder,
-                    contact: result.collisions.first().map(|c| Contact {
-                        normal: c.normal,
-                        point: c.point,
-                        depth: c.depth,
-                    }),
-                });
+                self.state.first_collision = Some(result.motion_test());
             }
             if collided {
                 let previous = self.state;

@@ -34,6 +34,7 @@
 //! counts as free, even when the cast touched something further on.
 
 use glam::{DVec3, Vec3};
+use kcc::{Contact, MotionTest};
 use parry3d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry3d_f64::math::Pose;
 use parry3d_f64::shape::SharedShape;
@@ -170,6 +171,19 @@ impl MotionResult {
     /// True when the motion reported a collision.
     pub fn collided(&self) -> bool {
         !self.collisions.is_empty()
+    }
+
+    /// The port's view of it: travel, remainder and the deepest contact.
+    pub fn motion_test(&self) -> MotionTest {
+        MotionTest {
+            travel: self.travel,
+            remainder: self.remainder,
+            contact: self.collisions.first().map(|c| Contact {
+                normal: c.normal,
+                point: c.point,
+                depth: c.depth,
+            }),
+        }
     }
 }
 

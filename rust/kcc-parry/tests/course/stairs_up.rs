@@ -11,9 +11,27 @@ fn jolt_stairs() -> std::sync::Arc<kcc_parry::World> {
 
 /// [`jolt_stairs`] with every step given Godot's shape `margin` (m): Jolt rounds their edges.
 fn rounded_jolt_stairs(margin: f32) -> std::sync::Arc<kcc_parry::World> {
-    let steps =
-        kcc_parry::geometry::stairs(Vec3::new(0.0, 0.0, -1.0), Vec3::NEG_Z, 10, 0.3, 0.3, 4.0)
-            .unwrap();
+    rounded_stairs(10, 0.3, 0.3, 4.0, margin)
+}
+
+/// `count` steps of `rise` and `run` (m), `width` wide, starting 1 m ahead of the body along
+/// -Z, every step given Godot's shape `margin` (m).
+fn rounded_stairs(
+    count: u32,
+    rise: f32,
+    run: f32,
+    width: f32,
+    margin: f32,
+) -> std::sync::Arc<kcc_parry::World> {
+    let steps = kcc_parry::geometry::stairs(
+        Vec3::new(0.0, 0.0, -1.0),
+        Vec3::NEG_Z,
+        count,
+        rise,
+        run,
+        width,
+    )
+    .unwrap();
     world(
         steps
             .into_iter()
@@ -244,15 +262,7 @@ fn a_climb_after_a_slide_into_the_riser_reads_the_slide_instead_of_probing_again
     // cost 11 or 12), the climb is the same, and every step tick costs at most 10. Five risers
     // of 0.2 m with Godot's default shape margin (Jolt's rounded edges), both shapes, 30 to
     // 240 Hz, at 0.9 to 1.05 times the walk's speed on every tick after the attack.
-    let steps =
-        kcc_parry::geometry::stairs(Vec3::new(0.0, 0.0, -1.0), Vec3::NEG_Z, 5, 0.2, 0.3, 30.0)
-            .unwrap();
-    let world = world(
-        steps
-            .into_iter()
-            .map(|step| step.with_margin(0.04).unwrap())
-            .collect(),
-    );
+    let world = rounded_stairs(5, 0.2, 0.3, 30.0, 0.04);
     let speed = 4.0;
     let controller = Controller::new(settings(speed)).unwrap();
     for shape in [capsule(), cylinder()] {
@@ -335,15 +345,7 @@ fn a_capsule_whose_tick_ends_at_a_steps_edge_climbs_on_the_next_tick() {
     // queries for nothing on the capsule's spiral at 144 Hz). The slide makes that tick's
     // move; the next one climbs. On the floor every tick, at the drive's speed, one `stepped`
     // of 0.2 m, at most 10 queries on the step tick.
-    let steps =
-        kcc_parry::geometry::stairs(Vec3::new(0.0, 0.0, -1.0), Vec3::NEG_Z, 1, 0.2, 2.0, 8.0)
-            .unwrap();
-    let world = world(
-        steps
-            .into_iter()
-            .map(|step| step.with_margin(0.04).unwrap())
-            .collect(),
-    );
+    let world = rounded_stairs(1, 0.2, 2.0, 8.0, 0.04);
     let controller = Controller::new(settings(4.0)).unwrap();
     let rate = 144.0;
     for degrees in [0.0f32, 30.0, 60.0] {
