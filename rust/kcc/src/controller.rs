@@ -6,7 +6,7 @@
 
 use glam::Vec3;
 
-use crate::body::{KinematicBody, MotionTest};
+use crate::body::{Contact, KinematicBody, MotionTest};
 use crate::crouch::CrouchState;
 use crate::error::ConfigError;
 use crate::flat_base::{self, SetDown};
@@ -395,6 +395,36 @@ impl Controller {
         };
 
         let grounded = was_on_floor && rise <= 0.0;
+        // Held or on a slope's face: the probe for a riser first, as for a held body; when it
+        // finds none, one more probe tells.
+        let mut probed = false;
+        let mut lifted = None;
+        let stand = match stand {
+            Stand::Unsure(contact) => {
+                let held = Stand::Held(contact.normal);
+                let climb = if grounded {
+                    self.climb(body, start, run * dt, true, None)
+                } else {
+                    Climb::Blocked
+                };
+                match climb {
+                    Climb::Lifted(lift) => {
+                        lifted = Some(lift);
+                        held
+                    }
+                    _ => {
+                        probed = true;
+                        let reach = self.flat_reach().unwrap_or(0.0);
+                        if flat_base::looks_like_face(body, start, &contact, reach) {
+                            Stand::Floor
+                        } else {
+                            held
+                        }
+                    }
+                }
+            }
+            other => other,
+        };
         // On floor, the move follows the floor's slope (see
         // `MovementSettings::constant_horizontal_speed`), and gravity does not push into it:
         // the engine would slide that push downhill, faster than the walk, and a push that
@@ -412,27 +442,36 @@ impl Controller {
         let level = match stand {
             Stand::Floor => body.floor_normal().dot(up) >= LEVEL_COSINE,
             Stand::Held(_) | Stand::Over => true,
-            Stand::Edge | Stand::Air => false,
+            Stand::Edge | Stand::Air | Stand::Unsure(_) => false,
         };
         let push = if matches!(stand, Stand::Edge | Stand::Held(_) | Stand::Over) || follow {
             0.0
         } else {
             rise
         };
-        let slid = self.slide_and_climb(
-            body,
-            Move {
-                start,
-                run,
-                push,
+        let slid = if let Some(lift) = lifted {
+            Slid {
+                velocity: run,
                 slope,
-                dt,
-                grounded,
-                follow,
-                level,
-                held,
-            },
-        );
+                lift: Some(lift),
+            }
+        } else {
+            self.slide_and_climb(
+                body,
+                Move {
+                    start,
+                    run,
+                    push,
+                    slope,
+                    dt,
+                    grounded,
+                    follow,
+                    level,
+                    held,
+                    probed,
+                },
+            )
+        };
         let (mut after, slope) = (slid.velocity, slid.slope);
         if let Some(lift) = slid.lift {
             // On the step: gravity does not accumulate while the slide carries the body across
@@ -706,10 +745,11 @@ impl Controller {
             follow,
             level,
             held,
+            probed,
         } = step;
         let up = up_of(body);
         let probe = self.settings.stairs.step_detection == StepDetection::Probe;
-        if grounded && (probe || held) {
+        if grounded && (probe || held) && !probed {
             // The probe first: a step found is climbed before the engine's slide touches it.
             let motion = (run + up * slope) * dt;
             if let Climb::Lifted(lift) = self.climb(body, start, motion, level, None) {
@@ -994,6 +1034,8 @@ struct Move {
     level: bool,
     /// Held over a stair's edge by its flat base ([`Stand::Held`]): the next riser is near.
     held: bool,
+    /// The probe for a riser ran already this move and found none.
+    probed: bool,
 }
 
 /// The outcome of [`Controller::slide_and_climb`].
@@ -1038,6 +1080,10 @@ enum Stand {
     Edge,
     /// Nothing: in the air.
     Air,
+    /// On the engine's floor with the very normal of the contact under its feet, walking up
+    /// into it: held over an edge's rounding, or on a slope's face. The probe for a riser runs
+    /// first, as for a held body; one more probe tells only when it finds none.
+    Unsure(Contact),
 }
 
 /// How far past a riser's face the side of a body lifted over it must be for the step down to
@@ -1061,7 +1107,9 @@ enum Floating {
 /// edge when the last move left it there (it has no vertical speed) and it still touches
 /// something below it. With a flat base (`flat`: the reach of its probe, m), a body on tilted
 /// floor or off the floor, not rising, may stand held over an edge (see
-/// [`crate::flat_base::held`]). One probe down, made only in those cases.
+/// [`crate::flat_base::held`]). One probe down, made only in those cases; one more when the
+/// engine's floor has the very normal of that contact (an edge or a slope's face), unless the
+/// body walks up into a gentle one: then it is [`Stand::Unsure`], for the move to tell.
 fn stand_of<B: KinematicBody + ?Sized>(body: &mut B, velocity: Vec3, flat: Option<f32>) -> Stand {
     let up = up_of(body);
     let on_floor = body.is_on_floor();
@@ -1091,9 +1139,13 @@ fn stand_of<B: KinematicBody + ?Sized>(body: &mut B, velocity: Vec3, flat: Optio
         // body whose slide touched the edge; one that floats above it (the probe fell before
         // it touched) is held: otherwise one more probe tells a slope's face from an edge.
         let resting = -vertical(below.travel, up) <= touch;
-        let face = on_floor
-            && resting
-            && flat_base::same_normal(body.floor_normal(), normal)
+        let unsure = on_floor && resting && flat_base::same_normal(body.floor_normal(), normal);
+        let rising = horizontal(-normal, up).dot(horizontal(velocity, up)) > 0.0;
+        let gentle = normal.dot(up) >= UNSURE_COSINE;
+        if let Some(contact) = below.contact.filter(|_| unsure && rising && gentle) {
+            return Stand::Unsure(contact);
+        }
+        let face = unsure
             && below
                 .contact
                 .is_some_and(|contact| flat_base::looks_like_face(body, here, &contact, reach));
@@ -1114,6 +1166,13 @@ fn stand_of<B: KinematicBody + ?Sized>(body: &mut B, velocity: Vec3, flat: Optio
         _ => fallback,
     }
 }
+
+/// Smallest cosine between up and the normal of a contact under a body that [`stand_of`] leaves
+/// unsure ([`Stand::Unsure`]) rather than telling a held edge from a slope's face at once (10
+/// degrees): the rounding of a tread's edge near its top, where a held body walks onto the
+/// tread and the probe for the next riser runs anyway. Steeper, a ramp walked up would pay for
+/// a probe on every tick.
+const UNSURE_COSINE: f32 = 0.985;
 
 /// How far below the safe margin the edge probe of [`stand_of`] reaches, m.
 const EDGE_PROBE: f32 = 1e-3;
