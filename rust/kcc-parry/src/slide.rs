@@ -78,11 +78,8 @@ impl ParryBody {
         }
         // A platform under the body before the slide (or where it ends) may carry it before
         // the slide's own motion: the first collision is then not said (as the addon's port).
-        let carried = !self
-            .state
-            .platform_velocity
-            .abs_diff_eq(Vec3::ZERO, CMP_EPSILON)
-            || !platform_velocity.abs_diff_eq(Vec3::ZERO, CMP_EPSILON);
+        let carried =
+            !is_zero_approx(self.state.platform_velocity) || !is_zero_approx(platform_velocity);
         self.state.first_collision = None;
         self.state.slide_collisions = 0;
         self.state.slide_hit_wall = false;
@@ -303,11 +300,7 @@ impl ParryBody {
         }
 
         self.snap_on_floor(was_on_floor, vel_dir_facing_up);
-        if !self
-            .state
-            .platform_velocity
-            .abs_diff_eq(Vec3::ZERO, CMP_EPSILON)
-        {
+        if !is_zero_approx(self.state.platform_velocity) {
             self.state.first_collision = None;
         }
 

@@ -400,7 +400,7 @@ impl Controller {
         let mut probed = false;
         let mut lifted = None;
         let stand = match stand {
-            Stand::Unsure(contact) => {
+            Stand::Unsure { contact, reach } => {
                 let held = Stand::Held(contact.normal);
                 let climb = if grounded {
                     self.climb(body, start, run * dt, true, None)
@@ -414,7 +414,6 @@ impl Controller {
                     }
                     _ => {
                         probed = true;
-                        let reach = self.flat_reach().unwrap_or(0.0);
                         if flat_base::looks_like_face(body, start, &contact, reach) {
                             Stand::Floor
                         } else {
@@ -442,7 +441,7 @@ impl Controller {
         let level = match stand {
             Stand::Floor => body.floor_normal().dot(up) >= LEVEL_COSINE,
             Stand::Held(_) | Stand::Over => true,
-            Stand::Edge | Stand::Air | Stand::Unsure(_) => false,
+            Stand::Edge | Stand::Air | Stand::Unsure { .. } => false,
         };
         let push = if matches!(stand, Stand::Edge | Stand::Held(_) | Stand::Over) || follow {
             0.0
@@ -1082,8 +1081,14 @@ enum Stand {
     Air,
     /// On the engine's floor with the very normal of the contact under its feet, walking up
     /// into it: held over an edge's rounding, or on a slope's face. The probe for a riser runs
-    /// first, as for a held body; one more probe tells only when it finds none.
-    Unsure(Contact),
+    /// first, as for a held body; one more probe (`reach` long, m) tells only when it finds
+    /// none.
+    Unsure {
+        /// The contact under the feet.
+        contact: Contact,
+        /// Length of the probe that tells, m (the one [`stand_of`] made).
+        reach: f32,
+    },
 }
 
 /// How far past a riser's face the side of a body lifted over it must be for the step down to
@@ -1143,7 +1148,7 @@ fn stand_of<B: KinematicBody + ?Sized>(body: &mut B, velocity: Vec3, flat: Optio
         let rising = horizontal(-normal, up).dot(horizontal(velocity, up)) > 0.0;
         let gentle = normal.dot(up) >= UNSURE_COSINE;
         if let Some(contact) = below.contact.filter(|_| unsure && rising && gentle) {
-            return Stand::Unsure(contact);
+            return Stand::Unsure { contact, reach };
         }
         let face = unsure
             && below
