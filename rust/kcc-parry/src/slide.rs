@@ -5,7 +5,8 @@
 use std::f32::consts::FRAC_PI_2;
 
 use glam::Vec3;
-use kcc::floor::{FLOOR_ANGLE_TOLERANCE, slide};
+use kcc::floor::slide;
+use kcc::surface::FLOOR_ANGLE_TOLERANCE;
 
 use crate::body::ParryBody;
 use crate::world::{CMP_EPSILON, MotionParameters, MotionResult};

@@ -176,7 +176,7 @@ fn observation(observed: &Observation) -> (f32, GodotTick) {
     // Godot's own rule (`_set_collision_direction`): neither floor nor ceiling is wall.
     let is_wall = |normal: &[f32; 3]| {
         let angle = Vec3::from_array(*normal).dot(up).clamp(-1.0, 1.0).acos();
-        let limit = state.floor_max_angle + kcc::floor::FLOOR_ANGLE_TOLERANCE;
+        let limit = state.floor_max_angle + kcc::surface::FLOOR_ANGLE_TOLERANCE;
         angle > limit && angle < std::f32::consts::PI - limit
     };
     let tick = GodotTick {

@@ -4,8 +4,9 @@
 //! with ours. Each peer is an [`Engine`] that moves the body for a tick.
 
 use glam::Vec3;
-use kcc::floor::{horizontal, slope_angle};
+use kcc::floor::horizontal;
 use kcc::movement::{horizontal_velocity, vertical_speed};
+use kcc::surface::slope_angle;
 use kcc::{ControllerSettings, JumpState, KinematicBody};
 use kcc_parry::ParryBody;
 

@@ -10,12 +10,13 @@ use crate::body::{Contact, KinematicBody, MotionTest};
 use crate::crouch::CrouchState;
 use crate::error::ConfigError;
 use crate::flat_base::{self, SetDown};
-use crate::floor::{along_floor, horizontal, unit_up, vertical};
+use crate::floor::{horizontal, unit_up, vertical};
 use crate::ground::{self, Ground};
 use crate::jump::JumpState;
-use crate::movement::{horizontal_velocity, vertical_speed};
+use crate::movement::{along_floor, horizontal_velocity, vertical_speed};
 use crate::settings::{ControllerSettings, GroundFollow, StepDetection};
-use crate::stairs::{Ahead, LEVEL_COSINE, MIN_STEP_RISE, STEP_DOWN_TOLERANCE, step_down, step_up};
+use crate::stairs::{Ahead, MIN_STEP_RISE, STEP_DOWN_TOLERANCE, step_down, step_up};
+use crate::surface::{is_gentle, is_level, same_normal, same_slope, supports};
 
 /// Longest simulated time of one sub-step, s. A longer delta is split.
 pub const MAX_SUBSTEP: f32 = 0.05;
@@ -439,7 +440,7 @@ impl Controller {
             0.0
         };
         let level = match stand {
-            Stand::Floor => body.floor_normal().dot(up) >= LEVEL_COSINE,
+            Stand::Floor => is_level(body.floor_normal(), up),
             Stand::Held(_) | Stand::Over => true,
             Stand::Edge | Stand::Air | Stand::Unsure { .. } => false,
         };
@@ -770,7 +771,7 @@ impl Controller {
             let wanted = (run * dt).length();
             let short = walked < wanted * (1.0 - WALK_SHARE);
             let long = walked > wanted * (1.0 + WALK_SHARE);
-            if (short || long) && normal.dot(before) < SAME_SLOPE_COSINE {
+            if (short || long) && !same_slope(normal, before) {
                 let again = along_floor(run, normal, up, body.floor_max_angle());
                 if again != slope {
                     slope = again;
@@ -926,7 +927,7 @@ impl Controller {
             return 0.0;
         }
         let from = body.position();
-        let level = body.floor_normal().dot(up) >= LEVEL_COSINE;
+        let level = is_level(body.floor_normal(), up);
         match self.climb(body, from, horizontal(velocity, up) * dt, level, None) {
             Climb::Lifted(lift) => lift.height,
             Climb::Free | Climb::Blocked => 0.0,
@@ -1056,9 +1057,6 @@ const MIN_SHARE: f32 = 0.01;
 /// along the floor's new slope.
 const WALK_SHARE: f32 = 0.02;
 
-/// Cosine between two floor normals above which they are the same slope (about 1 degree).
-const SAME_SLOPE_COSINE: f32 = 0.9998;
-
 /// Share of its horizontal speed below which a slide counts as stopped by a wall.
 const STOPPED_SHARE: f32 = 0.5;
 
@@ -1123,7 +1121,7 @@ fn stand_of<B: KinematicBody + ?Sized>(body: &mut B, velocity: Vec3, flat: Optio
         return fallback;
     }
     let speed = vertical(velocity, up);
-    let level = on_floor && body.floor_normal().dot(up) >= LEVEL_COSINE;
+    let level = on_floor && is_level(body.floor_normal(), up);
     let look_edge = !on_floor && speed.abs() <= EDGE_REST_SPEED;
     let look_held = flat.is_some() && !level && (look_edge || on_floor && speed <= EDGE_REST_SPEED);
     if !look_held && !look_edge {
@@ -1144,9 +1142,9 @@ fn stand_of<B: KinematicBody + ?Sized>(body: &mut B, velocity: Vec3, flat: Optio
         // body whose slide touched the edge; one that floats above it (the probe fell before
         // it touched) is held: otherwise one more probe tells a slope's face from an edge.
         let resting = -vertical(below.travel, up) <= touch;
-        let unsure = on_floor && resting && flat_base::same_normal(body.floor_normal(), normal);
+        let unsure = on_floor && resting && same_normal(body.floor_normal(), normal);
         let rising = horizontal(-normal, up).dot(horizontal(velocity, up)) > 0.0;
-        let gentle = normal.dot(up) >= UNSURE_COSINE;
+        let gentle = is_gentle(normal, up);
         if let Some(contact) = below.contact.filter(|_| unsure && rising && gentle) {
             return Stand::Unsure { contact, reach };
         }
@@ -1163,7 +1161,7 @@ fn stand_of<B: KinematicBody + ?Sized>(body: &mut B, velocity: Vec3, flat: Optio
     match below.contact {
         Some(contact)
             if look_edge
-                && contact.normal.dot(up) > EDGE_MIN_COSINE
+                && supports(contact.normal, up)
                 && -vertical(below.travel, up) <= touch =>
         {
             Stand::Edge
@@ -1172,19 +1170,8 @@ fn stand_of<B: KinematicBody + ?Sized>(body: &mut B, velocity: Vec3, flat: Optio
     }
 }
 
-/// Smallest cosine between up and the normal of a contact under a body that [`stand_of`] leaves
-/// unsure ([`Stand::Unsure`]) rather than telling a held edge from a slope's face at once (10
-/// degrees): the rounding of a tread's edge near its top, where a held body walks onto the
-/// tread and the probe for the next riser runs anyway. Steeper, a ramp walked up would pay for
-/// a probe on every tick.
-const UNSURE_COSINE: f32 = 0.985;
-
 /// How far below the safe margin the edge probe of [`stand_of`] reaches, m.
 const EDGE_PROBE: f32 = 1e-3;
-
-/// Smallest cosine between up and an edge's contact normal that still supports a body: a
-/// contact this close to horizontal is the side of something, not under the body.
-pub(crate) const EDGE_MIN_COSINE: f32 = 0.05;
 
 /// The first collision of the slide just made (see [`KinematicBody::first_slide_collision`])
 /// when it is what a test of `motion` (m) from where the slide began finds: travel and

@@ -21,9 +21,8 @@
 use glam::Vec3;
 
 use crate::body::{Contact, KinematicBody, MotionTest};
-use crate::controller::EDGE_MIN_COSINE;
-use crate::floor::{horizontal, is_walkable, unit_up, vertical};
-use crate::stairs::LEVEL_COSINE;
+use crate::floor::{horizontal, unit_up, vertical};
+use crate::surface::{CREST_SLOPE, is_edge, is_level, is_walkable, same_normal};
 
 /// How far from the height a body stood at (or the top of the step it climbed) an edge's
 /// contact may be and still hold it, m; also the smallest drop that counts as a step when a
@@ -44,7 +43,7 @@ pub fn held(below: &MotionTest, here: Vec3, up: Vec3, margin: f32) -> Option<Vec
     let contact = below.contact?;
     let height = vertical(contact.point - here, up);
     let near = height.abs() <= margin.max(0.0) + HELD_TOLERANCE;
-    (is_edge(contact.normal.dot(up)) && near).then_some(contact.normal)
+    (is_edge(contact.normal, up) && near).then_some(contact.normal)
 }
 
 /// How far toward the rounding under a floating flat bottom [`over_tread`] looks for the
@@ -79,7 +78,7 @@ pub fn over_tread<B: KinematicBody + ?Sized>(
     let toward = match near {
         Some(contact) => {
             let depth = vertical(here - contact.point, up);
-            if !is_edge(contact.normal.dot(up)) || depth < -(margin + HELD_TOLERANCE) {
+            if !is_edge(contact.normal, up) || depth < -(margin + HELD_TOLERANCE) {
                 return false;
             }
             horizontal(-contact.normal, up)
@@ -143,7 +142,7 @@ pub fn stand<B: KinematicBody + ?Sized>(
     let contact = probe.contact?;
     let top = vertical(contact.point, up);
     let high = vertical(lifted, up);
-    if !is_edge(contact.normal.dot(up))
+    if !is_edge(contact.normal, up)
         || (top - base).abs() > EDGE_TOLERANCE
         || top <= vertical(here, up)
         || top > high
@@ -187,7 +186,7 @@ pub fn set_down<B: KinematicBody + ?Sized>(body: &mut B, base: f32, reach: f32) 
         return SetDown::NoEdge;
     };
     let top = vertical(contact.point, up);
-    if !is_edge(contact.normal.dot(up)) || (top - base).abs() > EDGE_TOLERANCE || top > high {
+    if !is_edge(contact.normal, up) || (top - base).abs() > EDGE_TOLERANCE || top > high {
         return SetDown::NoEdge;
     }
     // The probe fell further than the feet go before it touched: the held place is free, and
@@ -276,7 +275,7 @@ pub fn come_down<B: KinematicBody + ?Sized>(
     let landed = here + below.travel;
     let level = below
         .contact
-        .is_some_and(|contact| contact.normal.dot(up) >= LEVEL_COSINE);
+        .is_some_and(|contact| is_level(contact.normal, up));
     if level && landed.is_finite() {
         let above = -vertical(below.travel, up);
         if above > 2.0 * margin {
@@ -325,11 +324,6 @@ impl CameDown {
     }
 }
 
-/// Slope of the floor a held body comes down on beyond which the drop is a slope's crest, not
-/// a step, rad (15 degrees). A capsule coming down a step onto the next step's edge rests on it
-/// at a gentler tilt (8 degrees for 0.2 m steps, 0.3 m deep, radius 0.4 m, at 30 Hz).
-pub const CREST_SLOPE: f32 = 0.26;
-
 /// Smallest drop below the base that is worth holding back, m.
 const MIN_HOLD: f32 = 1e-5;
 
@@ -349,11 +343,6 @@ pub enum Face {
     /// One more probe, a few millimetres toward the contact: a face gives the same normal
     /// there, an edge a turned one.
     Look,
-}
-
-/// True when two unit contact normals are one surface's.
-pub(crate) fn same_normal(a: Vec3, b: Vec3) -> bool {
-    a.cross(b).length() < SAME_NORMAL_SINE
 }
 
 /// How far toward its contact [`Face::Look`] moves the body for its second probe, m: over an
@@ -378,15 +367,6 @@ pub(crate) fn looks_like_face<B: KinematicBody + ?Sized>(
     probe
         .contact
         .is_some_and(|again| same_normal(contact.normal, again.normal))
-}
-
-/// Sine of the angle below which two contact normals are one surface's (about 0.01 degree).
-const SAME_NORMAL_SINE: f32 = 2e-4;
-
-/// True for the cosine between up and a contact normal of an edge under a body: tilted from
-/// level, and not the side of something.
-fn is_edge(cosine: f32) -> bool {
-    cosine < LEVEL_COSINE && cosine > EDGE_MIN_COSINE
 }
 
 #[cfg(test)]
@@ -431,14 +411,5 @@ mod tests {
             ..probe(edge, tilted)
         };
         assert_eq!(held(&free, feet, Vec3::Y, margin), None);
-    }
-
-    #[test]
-    fn normals_of_one_surface_are_the_same_and_an_edge_turns() {
-        let face = Vec3::new(0.0, 0.866, 0.5);
-        assert!(same_normal(face, face));
-        // Over an edge of a 0.3 m capsule, 5 mm of walk turn the normal by about 1 degree.
-        let turned = Vec3::new(0.0, 0.85, 0.53).normalize();
-        assert!(!same_normal(face, turned));
     }
 }

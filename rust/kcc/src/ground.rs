@@ -12,7 +12,8 @@
 use glam::Vec3;
 
 use crate::body::KinematicBody;
-use crate::floor::{horizontal, is_walkable, unit_up, vertical};
+use crate::floor::{horizontal, unit_up, vertical};
+use crate::surface::{is_walkable, supports};
 
 /// Ground found under a floating body.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -27,7 +28,7 @@ pub struct Ground {
 /// its feet down to `reach + lag` below them (`lag`, m: how far the feet were still above the
 /// ground the body stood on, so the lowest point looked at is a step below that ground);
 /// `None` over nothing, or when the shape first touches the side of
-/// something (a contact within [`SUPPORT_COSINE`] of horizontal).
+/// something (a contact within [`SIDE_COSINE`](crate::surface::SIDE_COSINE) of horizontal).
 ///
 /// Walkable ground is where the feet go. A contact too steep to stand on supports the body: a
 /// rounded shape on a step's edge, or a steep slope. It lifts the body only when a second look
@@ -49,7 +50,7 @@ pub fn probe<B: KinematicBody + ?Sized>(
     let depth = 2.0 * reach + lag;
     let test = body.test_move(from, -up * depth);
     let contact = test.contact?;
-    if contact.normal.dot(up) <= SUPPORT_COSINE {
+    if !supports(contact.normal, up) {
         return None;
     }
     // Resting there, the shape's bottom is on the ground and the feet `reach` below it.
@@ -71,9 +72,6 @@ pub fn probe<B: KinematicBody + ?Sized>(
         normal: contact.normal,
     })
 }
-
-/// Smallest cosine between up and a probe's contact normal that supports the body.
-pub const SUPPORT_COSINE: f32 = 0.05;
 
 /// `height` (m) moved toward `target` (m) at `rate` (1/s) over `dt` (s): the gap shrinks by
 /// `exp(-rate * dt)`, so the same time closes the same share of it at any tick rate.

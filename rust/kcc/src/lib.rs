@@ -82,6 +82,7 @@ pub mod movement;
 pub mod settings;
 pub mod smoothing;
 pub mod stairs;
+pub mod surface;
 pub mod sweep;
 
 pub use body::{Contact, KinematicBody, MotionTest};

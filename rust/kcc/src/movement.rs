@@ -11,7 +11,9 @@
 use glam::Vec3;
 
 use crate::curve::approach;
+use crate::floor::horizontal;
 use crate::settings::{GravitySettings, SpeedCurve};
+use crate::surface::{STEEPEST_FOLLOWED_COSINE, is_walkable, usable_normal};
 
 /// Input shorter than this counts as no input (stick dead zone), fraction of full input.
 pub const INPUT_DEAD_ZONE: f32 = 1e-4;
@@ -70,6 +72,29 @@ pub fn vertical_speed(speed: f32, jump: bool, settings: &GravitySettings, dt: f3
     let falling = speed - settings.gravity * dt;
     (falling.max(-settings.terminal_speed), false)
 }
+
+/// The vertical speed (m/s, positive up) that keeps the horizontal velocity `run` (m/s) on a
+/// floor with `normal`: `v_up = -(n_h · run) / n_up`, so the motion follows the floor and its
+/// horizontal part stays `run`. 0 when the floor is not walkable for `max_angle` (rad), the
+/// normal is degenerate, or the floor is flat within rounding.
+pub fn along_floor(run: Vec3, normal: Vec3, up: Vec3, max_angle: f32) -> f32 {
+    let Some(normal) = usable_normal(normal).filter(|n| is_walkable(*n, up, max_angle)) else {
+        return 0.0;
+    };
+    let rise = normal.dot(up);
+    if rise <= STEEPEST_FOLLOWED_COSINE {
+        return 0.0;
+    }
+    let speed = -horizontal(normal, up).dot(horizontal(run, up)) / rise;
+    if speed.abs() < MIN_SLOPE_SPEED {
+        0.0
+    } else {
+        speed
+    }
+}
+
+/// Vertical speeds below this are rounding on flat floor, not a slope, m/s.
+const MIN_SLOPE_SPEED: f32 = 1e-4;
 
 #[cfg(test)]
 mod tests {
@@ -186,6 +211,30 @@ mod tests {
         let wish = Vec3::new(5f32.to_radians().cos(), 0.0, 5f32.to_radians().sin());
         let v = horizontal_velocity(Vec3::X * 4.0, wish, &CURVE, 1.0 / 60.0);
         assert!(v.length() > 3.95, "{v}");
+    }
+
+    #[test]
+    fn along_floor_keeps_horizontal_speed_on_slopes() {
+        let max = 50f32.to_radians();
+        for degrees in [15.0f32, 30.0, 44.0] {
+            let angle = degrees.to_radians();
+            // A ramp rising toward -Z: its normal tilts toward +Z.
+            let normal = Vec3::new(0.0, angle.cos(), angle.sin());
+            let up_hill = along_floor(Vec3::new(0.0, 0.0, -4.0), normal, Vec3::Y, max);
+            assert!(
+                (up_hill - 4.0 * angle.tan()).abs() < 1e-5,
+                "{degrees}: {up_hill}"
+            );
+            let down_hill = along_floor(Vec3::new(0.0, 0.0, 4.0), normal, Vec3::Y, max);
+            assert!((down_hill + 4.0 * angle.tan()).abs() < 1e-5);
+            let across = along_floor(Vec3::new(4.0, 0.0, 0.0), normal, Vec3::Y, max);
+            assert!(across.abs() < 1e-6);
+        }
+        // Not floor, or degenerate: no vertical speed.
+        let steep = Vec3::new(0.0, 0.5, 0.866);
+        assert_eq!(along_floor(Vec3::Z, steep, Vec3::Y, max), 0.0);
+        assert_eq!(along_floor(Vec3::Z, Vec3::ZERO, Vec3::Y, max), 0.0);
+        assert_eq!(along_floor(Vec3::Z, Vec3::NAN, Vec3::Y, max), 0.0);
     }
 
     #[test]

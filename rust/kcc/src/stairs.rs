@@ -23,9 +23,12 @@
 use glam::Vec3;
 
 use crate::body::{Contact, KinematicBody, MotionTest};
-use crate::controller::EDGE_MIN_COSINE;
-use crate::floor::{horizontal, is_walkable, slide, slope_angle, unit_up, usable_normal, vertical};
+use crate::floor::{horizontal, slide, unit_up, vertical};
 use crate::settings::StairSettings;
+use crate::surface::{
+    FLOOR_ANGLE_MARGIN, GRAZING_COSINE, TOWARD_RISER_COSINE, is_level, is_overhang, is_walkable,
+    slope_angle, supports, usable_normal,
+};
 use crate::sweep::iterate_sweep;
 
 /// Smallest height gain that counts as a step, m. Below it the sweeps only found the floor the
@@ -35,16 +38,6 @@ pub const MIN_STEP_RISE: f32 = 0.002;
 /// A drop larger than what the floor's slope explains by more than this counts as a step down
 /// (and moves the camera smoother), m. Following a ramp down is not a step.
 pub const STEP_DOWN_TOLERANCE: f32 = 0.01;
-
-/// How much less steep than the floor max angle ground must be for the probe of [`step_up`] to
-/// follow it as floor, rad (1 degree). An edge right at the floor angle may be floor by its swept
-/// normal and a wall for the engine's own slide (which measures the contact a little
-/// differently) and stop the body: it is looked at as a possible riser.
-const FLOOR_ANGLE_MARGIN: f32 = 0.0175;
-
-/// A contact whose normal points down more than this (cosine with up) is an overhang, not a
-/// riser; stepping up cannot pass it.
-const OVERHANG_COSINE: f32 = -0.05;
 
 /// What lies ahead of a grounded body for this tick's horizontal motion.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -186,7 +179,7 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     if !settings.step_up_enabled
         || settings.max_step_height <= 0.0
         || length <= 0.0
-        || obstacle.normal.dot(up) < OVERHANG_COSINE
+        || is_overhang(obstacle.normal, up)
     {
         return Ahead::Blocked;
     }
@@ -284,9 +277,9 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     if settings.flat_base
         && rim
         && tread_height.is_none()
-        && landing.contact.normal.dot(up) < LEVEL_COSINE
+        && !is_level(landing.contact.normal, up)
         && let Some(tread) = drop_onto(body, start, far)
-        && tread.contact.normal.dot(up) >= LEVEL_COSINE
+        && is_level(tread.contact.normal, up)
     {
         tread_height = Some(vertical(tread.position - start, up));
     }
@@ -306,7 +299,7 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         // ceiling), the body would only roll part way up the edge, and that is no step.
         return Ahead::Blocked;
     }
-    let riser = if level && landing.contact.normal.dot(up) >= LEVEL_COSINE {
+    let riser = if level && is_level(landing.contact.normal, up) {
         height
     } else if level || contact_height <= settings.max_step_height {
         contact_height
@@ -355,26 +348,12 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         on_edge,
         clearance,
         past_obstacle: flat - horizontal(at_obstacle - start, up).dot(direction),
-        tilted_obstacle: obstacle.normal.dot(up) > EDGE_MIN_COSINE,
-        level_landing: landing.contact.normal.dot(up) >= LEVEL_COSINE,
+        tilted_obstacle: supports(obstacle.normal, up),
+        level_landing: is_level(landing.contact.normal, up),
         rim_on_edge: rim && tread_height.is_some(),
         tread_height: tread_height.unwrap_or(height),
     })
 }
-
-/// Smallest cosine between up and a level surface's normal (about 1 degree).
-pub const LEVEL_COSINE: f32 = 0.9998;
-
-/// Largest angle between the motion and the way into a riser at which the tread is looked for
-/// toward the riser, as a cosine (85 degrees): stairs walked at up to 80 degrees from their
-/// direction are climbed.
-const TOWARD_RISER_COSINE: f32 = 0.087;
-
-/// Largest cosine between the motion and the way into a riser at which the tread is looked for
-/// toward the riser before along the motion (70 degrees): beyond it, the look along the motion
-/// reaches hardly into the tread (at 60 degrees it finds it, one query less than the look
-/// toward the riser).
-const GRAZING_COSINE: f32 = 0.342;
 
 /// The horizontal direction into a riser with contact `normal` for a body moving along the
 /// horizontal unit `direction`, when it moves into it within [`TOWARD_RISER_COSINE`]; `None`

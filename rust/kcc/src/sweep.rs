@@ -3,7 +3,8 @@
 use glam::Vec3;
 
 use crate::body::{Contact, KinematicBody};
-use crate::floor::{slide, usable_normal};
+use crate::floor::slide;
+use crate::surface::usable_normal;
 
 /// Where a sweep ended and what stopped it.
 #[derive(Debug, Clone, Copy, PartialEq)]
