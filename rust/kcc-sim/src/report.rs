@@ -29,9 +29,18 @@ impl Outcome {
         }
     }
 
-    /// True when every check passed (and when there are none).
+    /// True when at least one check comes from the scenario's `[expect]` table and every check
+    /// passed. A run with no such check proves nothing and fails, at every rate and for every
+    /// controller: a file without `[expect]` keys, or a peer's run of a file whose keys all
+    /// apply to our controller only (`max_step_tick_queries`, `on_wall_from`); the
+    /// `real_velocity` check every run of ours gets does not count.
     pub fn passed(&self) -> bool {
-        self.checks.iter().all(|c| c.passed)
+        self.has_expect_checks() && self.checks.iter().all(|c| c.passed)
+    }
+
+    /// True when at least one check comes from the scenario's `[expect]` table.
+    pub fn has_expect_checks(&self) -> bool {
+        self.checks.iter().any(Check::from_expect)
     }
 
     /// Number of checks that passed.
@@ -128,7 +137,7 @@ pub fn table_row(outcome: &Outcome) -> String {
     let queries = m
         .queries_per_tick
         .map_or("-".to_string(), |q| format!("{:.1}/{}", q.mean, q.max));
-    let failed: Vec<String> = outcome
+    let mut failed: Vec<String> = outcome
         .checks
         .iter()
         .filter(|c| !c.passed)
@@ -137,6 +146,9 @@ pub fn table_row(outcome: &Outcome) -> String {
             format!("{} {value} vs {}", c.name, c.limit)
         })
         .collect();
+    if !outcome.has_expect_checks() {
+        failed.push("no check from [expect] applies to this run".to_string());
+    }
     let name: String = run.scenario.chars().take(24).collect();
     format!(
         "{:<24} {:>5} {:<6} {:<5} {:<4} {:>6} {:>5} {:>5.1}% {:>17} {:>7} {:>6.3} {:>7.2} {:>9} {:>7.1}  {}",

@@ -62,6 +62,33 @@ fn exit_code_is_0_when_every_check_passes_and_1_when_one_fails() {
 }
 
 #[test]
+fn a_run_without_a_check_from_the_file_fails() {
+    // No `[expect]` key: our controller's run has only the `real_velocity` check every run of
+    // ours gets, Rapier's none; neither proves anything about the scenario, so both fail.
+    let dir = folder("no-checks");
+    let bare = scenario(&dir, "bare", "");
+    let out = kcc_sim(&["run", bare.to_str().unwrap(), "--controller", "both"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let table = text(&out.stdout);
+    let rows: Vec<&str> = table.lines().filter(|l| l.starts_with("bare")).collect();
+    assert_eq!(rows.len(), 2, "{table}");
+    for row in rows {
+        assert!(row.contains("FAIL"), "{row}");
+        assert!(row.contains("no check from [expect]"), "{row}");
+    }
+    // A budget at a step on a walk without a step has nothing to measure: it fails too.
+    let stepless = scenario(&dir, "stepless", "max_step_tick_queries = 10\n");
+    let out = kcc_sim(&["run", stepless.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let runs: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let check = &runs[0]["checks"][0];
+    assert_eq!(check["name"], "max_step_tick_queries", "{check}");
+    assert_eq!(check["passed"], false, "{check}");
+    assert!(check["value"].is_null(), "{check}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
 fn exit_code_is_2_on_invalid_input_with_file_table_and_key() {
     let dir = folder("invalid");
     let good = scenario(&dir, "good", "");
@@ -190,7 +217,7 @@ fn json_has_every_required_field() {
 #[test]
 fn trace_and_plot_are_written() {
     let dir = folder("files");
-    let good = scenario(&dir, "good", "");
+    let good = scenario(&dir, "good", "max_airborne_ticks = 0\n");
     let traces = dir.join("traces");
     let plots = dir.join("plots");
     let out = kcc_sim(&[

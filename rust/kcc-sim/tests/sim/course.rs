@@ -31,13 +31,40 @@ fn the_public_course_passes_for_kcc_at_60_hz() {
                 scenario.name, check.name, check.value, check.limit
             ));
         }
-        assert!(
-            !outcome.checks.is_empty(),
-            "{} has no checks",
-            scenario.name
-        );
+        if !outcome.has_expect_checks() {
+            failures.push(format!("{}: no check from the file", scenario.name));
+        }
     }
     assert!(failures.is_empty(), "{failures:#?}");
+}
+
+#[test]
+fn every_file_has_a_check_that_every_controller_runs() {
+    // A run without a check from its file's `[expect]` fails at every rate (`Outcome::passed`),
+    // and some keys apply to our controller only (`max_step_tick_queries`, `on_wall_from`;
+    // `real_velocity` comes with every run of ours and does not count): every file of the
+    // course has a key that the peers' runs check too, so no peer run fails for that alone.
+    let kinds: Vec<ControllerKind> = std::iter::once(ControllerKind::Kcc)
+        .chain(ControllerKind::PEERS.iter().copied())
+        .collect();
+    for scenario in public_course() {
+        for &kind in &kinds {
+            let run = run::run(&scenario, kind, 60.0).expect("the parry world answers");
+            let outcome = Outcome::new(&scenario, run);
+            let names: Vec<&str> = outcome
+                .checks
+                .iter()
+                .filter(|c| c.from_expect())
+                .map(|c| c.name)
+                .collect();
+            assert!(
+                !names.is_empty(),
+                "{} run by {}: no check from the file",
+                scenario.name,
+                kind.name()
+            );
+        }
+    }
 }
 
 /// Largest number of motion queries of one tick of `name` at `rate` Hz.
