@@ -2,6 +2,13 @@
 
 use glam::Vec3;
 
+use crate::body::KinematicBody;
+
+/// The body's up direction as a unit vector; +Y when the body reports a degenerate one.
+pub fn up_of<B: KinematicBody + ?Sized>(body: &B) -> Vec3 {
+    unit_up(body.up_direction())
+}
+
 /// `up` as a unit vector; +Y when it is degenerate (zero, not finite).
 pub fn unit_up(up: Vec3) -> Vec3 {
     if up.is_finite() && up.length_squared() > 1e-12 {

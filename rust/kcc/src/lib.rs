@@ -70,26 +70,38 @@
 #![warn(missing_docs)]
 
 pub mod body;
+mod climb;
 pub mod controller;
 pub mod crouch;
 pub mod curve;
 pub mod error;
 pub mod flat_base;
 pub mod floor;
-pub mod ground;
+mod footing;
+mod intent;
 pub mod jump;
 pub mod movement;
+mod plan;
+pub mod report;
+pub mod sanitize;
 pub mod settings;
+mod settle;
+mod slide;
+pub mod smooth;
 pub mod smoothing;
 pub mod stairs;
 pub mod surface;
 pub mod sweep;
+mod tick;
+pub mod tolerances;
 
 pub use body::{Contact, KinematicBody, MotionTest};
-pub use controller::{CharacterState, Controller, Sanitized, TickInput, TickReport};
+pub use controller::{CharacterState, Controller, TickInput};
 pub use crouch::CrouchState;
 pub use error::ConfigError;
 pub use jump::JumpState;
+pub use report::TickReport;
+pub use sanitize::Sanitized;
 pub use settings::{
     ControllerSettings, CrouchSettings, GravitySettings, GroundFollow, JumpSettings,
     MovementSettings, SpeedCurve, StairSettings, StepDetection,

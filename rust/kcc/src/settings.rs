@@ -300,6 +300,12 @@ impl Default for StairSettings {
 }
 
 impl StairSettings {
+    /// The reach of the flat base's probes (the max step height, m) when rounded bottoms stand
+    /// flat on stair edges (see [`crate::flat_base`]); `None` when they roll over them.
+    pub fn flat_reach(&self) -> Option<f32> {
+        (self.flat_base && self.max_step_height > 0.0).then_some(self.max_step_height)
+    }
+
     fn repair(&mut self, problems: &mut Vec<ConfigError>) {
         let defaults = Self::default();
         let not_negative = |v: f32| v >= 0.0;

@@ -158,7 +158,7 @@ fn huge_finite_values_never_overflow_the_position() {
     };
     let report = controller.tick(&mut near, &input, 0.25);
     assert!(report.sanitized.velocity);
-    assert!(report.velocity.length() <= kcc::controller::MAX_VELOCITY * 1.01);
+    assert!(report.velocity.length() <= kcc::sanitize::MAX_VELOCITY * 1.01);
     assert!(near.position().is_finite());
 
     let world = world(vec![]);

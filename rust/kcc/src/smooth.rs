@@ -1,5 +1,6 @@
 //! Ground following by a probe with a smoothed body height (the "raycast snapping" technique),
-//! the [`GroundFollow::Smooth`](crate::GroundFollow::Smooth) alternative to stair sweeps.
+//! the [`GroundFollow::Smooth`](crate::GroundFollow::Smooth) alternative to the stair sweeps:
+//! its sense stage ([`ground_under`]) and its move ([`move_floating`]).
 //!
 //! The body's collision shape floats `reach` (the max step height, m) above its origin, the
 //! feet, so it passes over any riser up to that height. Each move on the ground is a slide
@@ -12,8 +13,11 @@
 use glam::Vec3;
 
 use crate::body::KinematicBody;
-use crate::floor::{horizontal, unit_up, vertical};
+use crate::floor::{horizontal, unit_up, up_of, vertical};
+use crate::report::TickReport;
+use crate::settings::{GroundFollow, StairSettings};
 use crate::surface::{is_walkable, supports};
+use crate::tolerances::EDGE_REST_SPEED;
 
 /// Ground found under a floating body.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -77,7 +81,7 @@ pub fn probe<B: KinematicBody + ?Sized>(
 /// `exp(-rate * dt)`, so the same time closes the same share of it at any tick rate.
 ///
 /// ```
-/// use kcc::ground::follow;
+/// use kcc::smooth::follow;
 ///
 /// // Half a second at 60 Hz and at 240 Hz closes the same share of a 0.2 m step.
 /// let mut at_60 = 0.0;
@@ -93,4 +97,93 @@ pub fn probe<B: KinematicBody + ?Sized>(
 /// ```
 pub fn follow(height: f32, target: f32, rate: f32, dt: f32) -> f32 {
     target + (height - target) * (-rate.max(0.0) * dt).exp()
+}
+
+/// Whether a move floats ([`GroundFollow::Smooth`]), and the ground found under it then.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Floating {
+    /// Stair sweeps: the engine's floor state says where the body stands.
+    No,
+    /// A floating shape, over this ground (`None`: in the air or rising).
+    Yes(Option<Ground>),
+}
+
+/// For [`GroundFollow::Smooth`], the ground under the body moving with `velocity` (none while
+/// it rises); [`Floating::No`] for the stair sweeps.
+pub(crate) fn ground_under<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    stairs: &StairSettings,
+    velocity: Vec3,
+) -> Floating {
+    if stairs.ground_follow != GroundFollow::Smooth {
+        return Floating::No;
+    }
+    if vertical(velocity, up_of(body)) > EDGE_REST_SPEED {
+        return Floating::Yes(None);
+    }
+    Floating::Yes(probe(
+        body,
+        stairs.max_step_height,
+        0.0,
+        stairs.step_forward_test,
+    ))
+}
+
+/// One move of a body whose shape floats above its feet: on the `ground` found at the start,
+/// a slide without gravity; otherwise a slide with it. Then, unless it rises, a probe for the
+/// ground: found, the vertical speed is cancelled and the feet move toward its height at the
+/// follow speed.
+pub(crate) fn move_floating<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    stairs: &StairSettings,
+    velocity: Vec3,
+    dt: f32,
+    ground: Option<Ground>,
+) -> TickReport {
+    let up = up_of(body);
+    let run = horizontal(velocity, up);
+    let push = if ground.is_some() {
+        0.0
+    } else {
+        vertical(velocity, up)
+    };
+    let mut report = TickReport {
+        was_on_floor: ground.is_some(),
+        substeps: 1,
+        ..TickReport::default()
+    };
+    // How far the feet still were above the ground they stood on.
+    let lag = ground.map_or(0.0, |g| vertical(body.position(), up) - g.height);
+    let after = body.move_and_slide(run + up * push, dt);
+    let mut rise = vertical(after, up);
+    if rise <= 0.0
+        && let Some(found) = probe(body, stairs.max_step_height, lag, stairs.step_forward_test)
+    {
+        let moved = ease_toward(body, found.height, stairs.ground_follow_speed, dt);
+        report.step_up = moved.max(0.0);
+        report.step_down = moved.min(0.0);
+        rise = 0.0;
+        report.on_floor = true;
+    }
+    report.velocity = horizontal(after, up) + up * rise;
+    report
+}
+
+/// Moves the feet toward `height` (m along up) at `rate` (1/s) over `dt` (s), rising only as
+/// far as the room above allows; returns how far they moved, m (0 when that is not finite).
+fn ease_toward<B: KinematicBody + ?Sized>(body: &mut B, height: f32, rate: f32, dt: f32) -> f32 {
+    let up = up_of(body);
+    let here = vertical(body.position(), up);
+    let eased = follow(here, height, rate, dt);
+    let mut moved = eased - here;
+    if moved > 0.0 {
+        // Rising toward the ground's height: only as far as the room above allows.
+        let room = body.test_move(body.position(), up * moved);
+        moved = vertical(room.travel, up).clamp(0.0, moved);
+    }
+    if !moved.is_finite() {
+        return 0.0;
+    }
+    body.set_position(body.position() + up * moved);
+    moved
 }

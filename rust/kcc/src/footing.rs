@@ -1,0 +1,145 @@
+//! Stage 1 of a move, sense: what the body stands on as the move begins ([`Footing`]).
+//!
+//! The engine's floor state says most of it. With the flat base (see [`crate::flat_base`]) a
+//! body on tilted floor or off the floor may stand held over a stair's edge, and a body the
+//! last step down left on an edge rests there though the engine has it off the floor: one
+//! probe down tells, made only in those cases.
+
+use glam::Vec3;
+
+use crate::body::{Contact, KinematicBody};
+use crate::flat_base;
+use crate::floor::{horizontal, up_of, vertical};
+use crate::surface::{is_gentle, is_level, same_normal, supports};
+use crate::tolerances::{EDGE_PROBE, EDGE_REST_SPEED};
+
+/// What the body stands on as a move begins.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Footing {
+    /// Floor, as the engine says.
+    Floor,
+    /// Held over the edge of a stair with its feet at the edge's height (see
+    /// [`crate::flat_base`]); the edge's contact normal.
+    Held(Vec3),
+    /// A flat bottom floating at the height of the level tread of the step it climbed, short of
+    /// resting on it (see [`crate::flat_base::over_tread`]). It moves as when held, level,
+    /// until the tread is under it.
+    OverTread,
+    /// The edge of a stair it is rolling over, where the last step down left it (see
+    /// [`crate::stairs::StepDown::on_edge`]): no floor for the engine, but it supports the body.
+    Edge,
+    /// Nothing: in the air.
+    Air,
+    /// On the engine's floor with the very normal of the contact under its feet, walking up
+    /// into it: held over an edge's rounding, or on a slope's face. The probe for a riser runs
+    /// first, as for a held body; one more probe (`reach` long, m) tells only when it finds
+    /// none.
+    Unsure {
+        /// The contact under the feet.
+        contact: Contact,
+        /// Length of the probe that tells, m (the one [`sense`] made).
+        reach: f32,
+    },
+}
+
+impl Footing {
+    /// True when something supports the body: it moves with the ground's curve, may jump, and
+    /// the stair sweeps may run.
+    pub(crate) fn supported(&self) -> bool {
+        *self != Footing::Air
+    }
+
+    /// True when the flat base holds the body level over an edge ([`Footing::Held`] or
+    /// [`Footing::OverTread`]): its move is level, and the next riser is near.
+    pub(crate) fn held(&self) -> bool {
+        matches!(self, Footing::Held(_) | Footing::OverTread)
+    }
+}
+
+/// Where the body with `velocity` (m/s) stands. A body the engine has off the floor rests on an
+/// edge when the last move left it there (it has no vertical speed) and it still touches
+/// something below it. With a flat base (`flat`: the reach of its probe, m), a body on tilted
+/// floor or off the floor, not rising, may stand held over an edge (see
+/// [`crate::flat_base::held`]). One probe down, made only in those cases; one more when the
+/// engine's floor has the very normal of that contact (an edge or a slope's face), unless the
+/// body walks up into a gentle one: then it is [`Footing::Unsure`], for the move to tell.
+pub(crate) fn sense<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    velocity: Vec3,
+    flat: Option<f32>,
+) -> Footing {
+    let up = up_of(body);
+    let on_floor = body.is_on_floor();
+    let fallback = if on_floor {
+        Footing::Floor
+    } else {
+        Footing::Air
+    };
+    if !velocity.is_finite() {
+        return fallback;
+    }
+    let speed = vertical(velocity, up);
+    let level = on_floor && is_level(body.floor_normal(), up);
+    let look_edge = !on_floor && speed.abs() <= EDGE_REST_SPEED;
+    let look_held = flat.is_some() && !level && (look_edge || on_floor && speed <= EDGE_REST_SPEED);
+    if !look_held && !look_edge {
+        return fallback;
+    }
+    let touch = 2.0 * body.safe_margin().max(0.0) + EDGE_PROBE;
+    let reach = flat
+        .filter(|_| look_held)
+        .map_or(touch, |reach| reach.max(touch));
+    let here = body.position();
+    let below = body.test_move(here, -up * reach);
+    if look_held && look_edge && flat_base::over_tread(body, &below, here, velocity) {
+        return Footing::OverTread;
+    }
+    if look_held && let Some(normal) = flat_base::held(&below, here, up, body.safe_margin()) {
+        return held_or_face(body, &below, normal, velocity, reach);
+    }
+    match below.contact {
+        Some(contact)
+            if look_edge
+                && supports(contact.normal, up)
+                && -vertical(below.travel, up) <= touch =>
+        {
+            Footing::Edge
+        }
+        _ => fallback,
+    }
+}
+
+/// A flat bottom on a slope touches it with its rim at the feet's height, and the engine has
+/// the body on floor with the very normal of that contact. So may a held body whose slide
+/// touched the edge; one that floats above it (the probe `below`, `reach` long, fell before it
+/// touched) is held: otherwise one more probe tells a slope's face from an edge, unless the
+/// body walks up into a gentle contact ([`Footing::Unsure`]).
+fn held_or_face<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    below: &crate::body::MotionTest,
+    normal: Vec3,
+    velocity: Vec3,
+    reach: f32,
+) -> Footing {
+    let up = up_of(body);
+    let here = body.position();
+    let touch = 2.0 * body.safe_margin().max(0.0) + EDGE_PROBE;
+    let resting = -vertical(below.travel, up) <= touch;
+    let unsure = body.is_on_floor() && resting && same_normal(body.floor_normal(), normal);
+    let rising = horizontal(-normal, up).dot(horizontal(velocity, up)) > 0.0;
+    if let Some(contact) = below
+        .contact
+        .filter(|_| unsure && rising && is_gentle(normal, up))
+    {
+        return Footing::Unsure { contact, reach };
+    }
+    let face = unsure
+        && below
+            .contact
+            .is_some_and(|contact| flat_base::looks_like_face(body, here, &contact, reach));
+    if face {
+        Footing::Floor
+    } else {
+        Footing::Held(normal)
+    }
+}

@@ -1,0 +1,68 @@
+//! What a tick reports: the velocity to write back, the floor state, the steps for the
+//! camera, the jump and the crouch.
+
+use glam::Vec3;
+
+use crate::sanitize::Sanitized;
+
+/// What happened during a tick.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct TickReport {
+    /// Velocity after the tick, m/s; write it back to the body. As Godot's `velocity` after
+    /// `move_and_slide`, it is the body's own: horizontal on a ramp, without a platform's.
+    pub velocity: Vec3,
+    /// How fast the body really moved this tick, m/s: its displacement over the tick's delta
+    /// (zero when nothing moved). On a tick without a stair step this is what Godot's
+    /// `get_real_velocity()` says after the tick; on a ramp it follows the slope, on a platform
+    /// it includes the ride.
+    pub real_velocity: Vec3,
+    /// Height gained by stepping up this tick, m (0 or more).
+    pub step_up: f32,
+    /// Height lost by stepping down this tick, m (0 or less), including drops that only follow
+    /// a sloped floor. A step down that found the floor right where the body was can report a
+    /// fraction of a millimetre up: the engine's recovery out of that floor.
+    pub step_down: f32,
+    /// Vertical travel of the stair steps this tick, m, for the `stepped` signal and the camera:
+    /// step ups plus those step downs that were steps. `None` when there was no step.
+    pub stepped: Option<f32>,
+    /// The body stood on floor when the tick began.
+    pub was_on_floor: bool,
+    /// The body stands on floor after the tick.
+    pub on_floor: bool,
+    /// A jump started this tick.
+    pub jumped: bool,
+    /// The body is crouched after the tick (its shape shrunk to the crouch height).
+    pub crouched: bool,
+    /// Number of sub-steps the delta was split into.
+    pub substeps: u32,
+    /// Inputs that were unusable and replaced.
+    pub sanitized: Sanitized,
+}
+
+impl TickReport {
+    /// The body came down on floor this tick.
+    pub fn landed(&self) -> bool {
+        !self.was_on_floor && self.on_floor
+    }
+
+    /// The body left the floor this tick (walked off a ledge or jumped).
+    pub fn left_floor(&self) -> bool {
+        self.was_on_floor && !self.on_floor
+    }
+
+    /// Adds the report of one sub-step of the tick: its velocity and floor state replace this
+    /// one's, its steps add up.
+    pub(crate) fn absorb(&mut self, part: &TickReport) {
+        self.velocity = part.velocity;
+        self.step_up += part.step_up;
+        self.step_down += part.step_down;
+        self.stepped = match (self.stepped, part.stepped) {
+            (Some(a), Some(b)) => Some(a + b),
+            (a, b) => a.or(b),
+        };
+        self.on_floor = part.on_floor;
+        self.jumped |= part.jumped;
+        self.crouched = part.crouched;
+        self.substeps += 1;
+    }
+}

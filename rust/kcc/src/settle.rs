@@ -1,0 +1,207 @@
+//! Stage 4 of a move, settle: after the slide, the body is put on what supports it ([`settle`]):
+//! a flat bottom keeps floating at the tread's height, a climbed body is set down on the step's
+//! edge, a body that walked off floor steps down onto the floor below, and with the flat base a
+//! rounded bottom stands held on the edge still under it or comes down off it in one step.
+//! The stair step the move made is judged here, once.
+
+use glam::Vec3;
+
+use crate::body::KinematicBody;
+use crate::climb::Lift;
+use crate::flat_base::{self, SetDown};
+use crate::floor::{horizontal, vertical};
+use crate::footing::Footing;
+use crate::plan::Plan;
+use crate::settings::StairSettings;
+use crate::slide::Slid;
+use crate::stairs::step_down;
+use crate::tolerances::{EDGE_TOLERANCE, FACE_TEST_WALK, STEP_DOWN_TOLERANCE};
+
+/// How the body was settled after the slide.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(crate) struct Settled {
+    /// Height the step down moved the body, m (0 or less; 0 when it found no floor or did not
+    /// run).
+    pub(crate) step_down: f32,
+    /// Height the flat base's hold raised the body back to the edge under it, m (0 or more).
+    pub(crate) raised: f32,
+    /// The stair step down (or onto a lower edge) the move made, m, for the `stepped` report;
+    /// a climb's step is judged by the report itself.
+    pub(crate) stepped: Option<f32>,
+    /// An edge supports the body, which the engine does not count as floor: the body stands on
+    /// it as on floor.
+    pub(crate) on_edge: bool,
+    /// The body was put down on what supports it: it keeps the walk's velocity and has no
+    /// vertical speed.
+    pub(crate) caught: bool,
+    /// The flat base applied to this move (a grounded move, not rising, with the flat base on).
+    pub(crate) flat: bool,
+}
+
+/// Settles the body after the slide of `plan` that ended as `slid` (see the module docs).
+pub(crate) fn settle<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    stairs: &StairSettings,
+    plan: &Plan,
+    slid: &Slid,
+) -> Settled {
+    // Where the slide left the body, for the flat base's look down.
+    let slid_to = body.position();
+    let flat = stairs
+        .flat_reach()
+        .filter(|_| plan.grounded && slid.rise <= 0.0);
+    let mut settled = Settled {
+        flat: flat.is_some(),
+        ..Settled::default()
+    };
+    let floats = floats_over_tread(body, plan, slid.lift);
+    if flat.is_some() && floats {
+        settled.on_edge = true;
+        settled.caught = true;
+        return settled;
+    }
+    let here = vertical(plan.start, plan.up);
+    // With a flat base, a body lifted over a step's edge is put down held on that edge at
+    // once (see `flat_base::set_down`); the step down follows when it is not.
+    let set_down = match (flat, slid.lift) {
+        (Some(reach), Some(lift)) if !body.is_on_floor() => {
+            flat_base::set_down(body, here + lift.tread, reach)
+        }
+        _ => SetDown::NoEdge,
+    };
+    if set_down == SetDown::Held {
+        settled.raised = 0.0;
+        settled.on_edge = true;
+        settled.caught = true;
+        return settled;
+    }
+    if set_down == SetDown::Resting
+        && plan.footing == Footing::Floor
+        && flat_base::rest_on_edge(body, plan.start)
+    {
+        settled.on_edge = true;
+        settled.caught = true;
+        return settled;
+    }
+    let landed = if plan.grounded && slid.rise <= 0.0 && !body.is_on_floor() {
+        step_down_onto_floor(body, stairs, plan, slid, &mut settled)
+    } else {
+        None
+    };
+    if set_down == SetDown::Resting {
+        return settled;
+    }
+    let Some(reach) = flat else {
+        return settled;
+    };
+    stand_or_come_down(body, plan, slid, reach, slid_to, landed, &mut settled);
+    settled
+}
+
+/// True when the body is a flat bottom floating at the tread's height over the rounding of the
+/// step it climbed ([`Lift::over`], [`Footing::OverTread`]) that the slide carried on level:
+/// it stays there, held by the tread (the step down would drop it onto the rounding).
+fn floats_over_tread<B: KinematicBody + ?Sized>(body: &B, plan: &Plan, lift: Option<Lift>) -> bool {
+    let (floats, height) = match lift {
+        Some(lift) => (lift.over, lift.height),
+        None => (plan.footing == Footing::OverTread, 0.0),
+    };
+    let level_slide = (vertical(body.position() - plan.start, plan.up) - height).abs()
+        <= body.safe_margin().max(0.0);
+    floats && level_slide
+}
+
+/// The step down of a body that walked off the floor it stood on (see [`step_down`]); writes
+/// what it did into `settled`, and returns what it came down on (its height along up, m) and
+/// whether that was a step.
+fn step_down_onto_floor<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    stairs: &StairSettings,
+    plan: &Plan,
+    slid: &Slid,
+    settled: &mut Settled,
+) -> Option<(f32, bool)> {
+    let travelled = horizontal(body.position() - plan.start, plan.up);
+    let step = step_down(body, stairs, travelled)?;
+    settled.step_down = step.height;
+    // After a lift over an edge, the drop back onto it is part of the climb; after a move up a
+    // slope, so is the drop back onto its crest.
+    let overshoot = slid.slope.max(0.0) * plan.dt + STEP_DOWN_TOLERANCE;
+    let lifted = slid.lift.is_some_and(|lift| lift.height > 0.0);
+    if step.is_step && !lifted && -step.height > overshoot {
+        settled.stepped = Some(step.height);
+    }
+    settled.on_edge = step.on_edge;
+    // Standing on floor again: gravity does not accumulate (as Godot's slide).
+    settled.caught = true;
+    Some((vertical(step.contact.point, plan.up), step.is_step))
+}
+
+/// A flat base (see [`crate::flat_base`]): a rounded bottom stands on the edge still under it
+/// at the height its feet stood at (the floor or edge under it, or the top of the step it
+/// climbed), or on the lower edge a step down came down on (`landed`: its height, m, and
+/// whether it was a step). A body that walked off the edge (or the level floor) it stood on
+/// comes down: the tick's whole drop is the step (see [`flat_base::come_down`]). `reach` is the
+/// flat base's probe length (m); `slid_to` where the slide left the body (m).
+fn stand_or_come_down<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    plan: &Plan,
+    slid: &Slid,
+    reach: f32,
+    slid_to: Vec3,
+    landed: Option<(f32, bool)>,
+    settled: &mut Settled,
+) {
+    let up = plan.up;
+    let here = vertical(plan.start, up);
+    // The lower edge a step down came down on, from an edge or level floor the body stood on
+    // (not from a slope's face: the face it came down on is no edge to stand on).
+    let stood = plan.level || matches!(plan.footing, Footing::Held(_));
+    let lower = landed
+        .filter(|(_, is_step)| *is_step && stood)
+        .map(|(top, _)| top)
+        .filter(|top| here - top > EDGE_TOLERANCE);
+    let walked = horizontal(body.position() - plan.start, up).length() > FACE_TEST_WALK;
+    let base = match (slid.lift, lower, plan.footing) {
+        (Some(lift), _, _) => Some((here + lift.tread, None)),
+        // Come down on a slope's face, not a lower step's edge: a second probe tells.
+        (None, Some(top), _) => Some((top, Some(flat_base::Face::Look))),
+        // A body that (almost) did not move is on the same edge whatever the normal says.
+        (None, None, Footing::Held(normal)) => {
+            Some((here, Some(flat_base::Face::Was(normal)).filter(|_| walked)))
+        }
+        (None, None, _) if plan.level => Some((here, None)),
+        (None, None, _) => None,
+    };
+    // A flat bottom lifted to float at the tread's height that the engine's slide put down on
+    // the rounding (its floor snap): its rim rests there at its feet, and no edge under it is
+    // higher.
+    let floats = slid
+        .lift
+        .map_or(plan.footing == Footing::OverTread, |lift| lift.over);
+    let held = match base {
+        _ if floats && body.is_on_floor() => None,
+        Some((base, before)) => flat_base::stand(body, slid_to, base, before, reach),
+        None => None,
+    };
+    if let Some(raised) = held {
+        settled.raised = raised;
+        settled.on_edge = true;
+        settled.caught = true;
+        if slid.lift.is_none() {
+            // A step only when the edge it now stands on is a lower one.
+            let drop = vertical(body.position() - plan.start, up);
+            settled.stepped = (drop < -EDGE_TOLERANCE).then_some(drop);
+        }
+        return;
+    }
+    let walked_off = matches!(plan.footing, Footing::Held(_)) || landed.is_some();
+    if slid.lift.is_none() && walked_off {
+        // No second look for a hold on the lower edge the step down came down on: the hold
+        // above just looked for it.
+        if let Some(came) = flat_base::come_down(body, plan.start, reach, stood, lower.is_none()) {
+            settled.stepped = came.stepped;
+            settled.on_edge |= came.held;
+        }
+    }
+}

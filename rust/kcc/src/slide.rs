@@ -1,0 +1,205 @@
+//! Stage 3 of a move, slide and climb: the engine's slide, the climb onto a step when the slide
+//! met a wall, and the slide across the tread after a climb ([`slide`]).
+//!
+//! Every move ends with a slide of the engine's (as a script calling `move_and_slide`
+//! expects): its real velocity, position delta, wall and slide collisions describe the move.
+
+use glam::Vec3;
+
+use crate::body::{KinematicBody, MotionTest};
+use crate::climb::{Climb, Lift, climb};
+use crate::floor::{horizontal, vertical};
+use crate::movement::along_floor;
+use crate::plan::Plan;
+use crate::settings::{StairSettings, StepDetection};
+use crate::surface::same_slope;
+use crate::tolerances::{MIN_MOTION, MIN_SHARE, STOPPED_SHARE, WALK_SHARE};
+
+/// The outcome of [`slide`]: where the engine's slide left the body, and how fast.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Slid {
+    /// Horizontal velocity after the slide, m/s.
+    pub(crate) run: Vec3,
+    /// The body's own vertical speed after the slide, m/s: without the part of the slope it
+    /// followed (as Godot's, the velocity of a body on floor is horizontal, and one that left
+    /// the slope keeps only its own vertical speed).
+    pub(crate) rise: f32,
+    /// Vertical speed of the slope the slide followed, m/s (0 when it did not).
+    pub(crate) slope: f32,
+    /// The climb onto a step, when there was one.
+    pub(crate) lift: Option<Lift>,
+}
+
+/// The slide of `plan`, with the climb onto a step in its way: `early` is a climb the move
+/// already made (the probe of an unsure footing, see [`crate::footing::Footing::Unsure`]);
+/// otherwise the slide goes first, and a grounded slide that met a wall runs the stair sweeps
+/// (see [`slide_and_climb`]). After a climb the body slides again, across the tread, by the
+/// rest of the tick's motion.
+pub(crate) fn slide<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    stairs: &StairSettings,
+    plan: &Plan,
+    early: Option<Lift>,
+) -> Slid {
+    let (velocity, slope, lift) = match early {
+        Some(lift) => (plan.run, plan.slope, Some(lift)),
+        None => slide_and_climb(body, stairs, plan),
+    };
+    let after = match lift {
+        Some(lift) => across_tread(body, plan, lift),
+        None => velocity,
+    };
+    let up = plan.up;
+    let lifted = lift.is_some_and(|lift| lift.height > 0.0);
+    let rise = if lifted || slope == 0.0 {
+        vertical(after, up)
+    } else if body.is_on_floor() {
+        0.0
+    } else {
+        (vertical(after, up) - slope).min(0.0)
+    };
+    Slid {
+        run: horizontal(after, up),
+        rise,
+        slope,
+        lift,
+    }
+}
+
+/// On the step: the slide that carries the body across the tread (or over the edge it then
+/// rests on), without gravity. The lift already carried it `ahead`: the slide makes only the
+/// rest of the tick's motion. Returns the velocity after it, m/s, scaled back up to the
+/// body's (the body keeps its walk when the slide had almost nothing left to make).
+fn across_tread<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan, lift: Lift) -> Vec3 {
+    let motion = plan.walk().length();
+    let share = (1.0 - lift.ahead / motion).clamp(0.0, 1.0);
+    let slid = body.move_and_slide(plan.run * share, plan.dt);
+    if share > MIN_SHARE {
+        slid / share
+    } else {
+        plan.run
+    }
+}
+
+/// The slide of `plan`, and, when a grounded slide met a wall, the climb onto the step there:
+/// the velocity after the slide (m/s), the slope it followed (m/s) and the lift. With
+/// [`StepDetection::Probe`], a grounded move first probes its motion for a step and climbs
+/// one it finds without the slide; when it finds none, the move goes on as with
+/// [`StepDetection::Contacts`] (a slide bent onto a step still climbs it). So does a body held
+/// on a stair's edge by its flat base, whatever the setting: the next riser is near, and a
+/// climb found first saves the slide that would meet it (2 to 3 queries, where a probe that
+/// finds nothing costs 1).
+///
+/// Following the slope can run the body into a wall that the walk itself does not reach (the
+/// arc of an edge being rolled over rises fastest): the move is then made again as Godot's
+/// own slide would. A move on floor that the engine bent onto a new slope (a ramp's foot,
+/// the rounding of a step's edge), falling short of the walk, is made again along that
+/// slope.
+fn slide_and_climb<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    stairs: &StairSettings,
+    plan: &Plan,
+) -> (Vec3, f32, Option<Lift>) {
+    let Plan {
+        start,
+        up,
+        run,
+        push,
+        dt,
+        grounded,
+        level,
+        ..
+    } = *plan;
+    let probe = stairs.step_detection == StepDetection::Probe;
+    if grounded && (probe || plan.footing.held()) && !plan.probed {
+        // The probe first: a step found is climbed before the engine's slide touches it.
+        let motion = (run + up * plan.slope) * dt;
+        if let Climb::Lifted(lift) = climb(body, stairs, start, motion, level, None) {
+            return (run, plan.slope, Some(lift));
+        }
+    }
+    let (mut velocity, mut slope) = follow_floor(body, plan);
+    if !grounded || !body.is_on_wall() {
+        return (velocity, slope, None);
+    }
+    let stopped = |v: Vec3| horizontal(v, up).length() < run.length() * STOPPED_SHARE;
+    // The slide's first motion was the climb's when gravity did not push it down.
+    let motion = (run + up * slope) * dt;
+    let met = slide_met(body, motion).filter(|_| push == 0.0);
+    let mut found = climb(body, stairs, start, motion, level, met);
+    if matches!(found, Climb::Free) && stairs.flat_reach().is_some() && stopped(velocity) {
+        // With a flat base, the slide made the whole walk and ended against the next riser,
+        // which the climb's probe (as long as the walk) finds just beyond it: the next tick
+        // climbs it, and the body keeps the walk's speed.
+        let walked = horizontal(body.position() - start, up).length();
+        if walked >= plan.walk().length() * (1.0 - WALK_SHARE) {
+            velocity = run + up * vertical(velocity, up);
+        }
+    }
+    if !matches!(found, Climb::Lifted(_)) && slope != 0.0 && stopped(velocity) {
+        slope = 0.0;
+        body.set_position(start);
+        velocity = body.move_and_slide(run + up * push, dt);
+        found = if body.is_on_wall() {
+            let met = slide_met(body, run * dt).filter(|_| push == 0.0);
+            climb(body, stairs, start, run * dt, level, met)
+        } else {
+            Climb::Blocked
+        };
+    }
+    let lift = match found {
+        Climb::Lifted(lift) => Some(lift),
+        _ => None,
+    };
+    (velocity, slope, lift)
+}
+
+/// The engine's slide of `plan`, following the floor's slope: the velocity after it (m/s) and
+/// the slope's vertical speed it followed (m/s). A move on floor that the engine bent onto a
+/// new slope (a ramp's foot, the rounding of a step's edge), falling short of the walk or
+/// going beyond it, is made again along the new slope.
+fn follow_floor<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan) -> (Vec3, f32) {
+    let Plan {
+        start,
+        up,
+        run,
+        push,
+        slope,
+        dt,
+        ..
+    } = *plan;
+    let before = body.floor_normal();
+    let velocity = body.move_and_slide(run + up * (push + slope), dt);
+    if !(plan.follow && body.is_on_floor() && !body.is_on_wall()) {
+        return (velocity, slope);
+    }
+    let normal = body.floor_normal();
+    let walked = horizontal(body.position() - start, up).length();
+    let wanted = plan.walk().length();
+    let short = walked < wanted * (1.0 - WALK_SHARE);
+    let long = walked > wanted * (1.0 + WALK_SHARE);
+    if !(short || long) || same_slope(normal, before) {
+        return (velocity, slope);
+    }
+    let again = along_floor(run, normal, up, body.floor_max_angle());
+    if again == slope {
+        return (velocity, slope);
+    }
+    body.set_position(start);
+    (body.move_and_slide(run + up * again, dt), again)
+}
+
+/// The first collision of the slide just made (see [`KinematicBody::first_slide_collision`])
+/// when it is what a test of `motion` (m) from where the slide began finds: travel and
+/// remainder add up to `motion` (but for a push out of an overlap within the safe margin), and
+/// something stopped it short of its end.
+fn slide_met<B: KinematicBody + ?Sized>(body: &B, motion: Vec3) -> Option<MotionTest> {
+    let margin = body.safe_margin().max(0.0);
+    let met = body.first_slide_collision()?;
+    let made = met.travel + met.remainder;
+    let same = (made - motion).length() <= margin + MIN_MOTION;
+    let stopped = met.remainder.length() > MIN_MOTION;
+    // A motion within the margin could be mistaken for another one.
+    let long = motion.length() > margin + MIN_MOTION;
+    (met.contact.is_some() && same && stopped && long).then_some(met)
+}

@@ -1,0 +1,243 @@
+//! The tick, read top to bottom: its stages in the order they run.
+//!
+//! [`run`] sanitizes the input and splits the delta into sub-steps. Each sub-step
+//! ([`substep`]):
+//! 1. **sense** what the body stands on ([`crate::footing::sense`], or the floating shape's
+//!    ground with [`GroundFollow::Smooth`](crate::GroundFollow::Smooth));
+//! 2. **intent**: the velocity the input asks for ([`Intent::resolve`]: speed curves, gravity,
+//!    jump);
+//! 3. the **move** ([`move_once`]): an unsure footing settled, the move **planned**
+//!    ([`Plan`]), the engine's **slide** with the **climb** onto a step in its way
+//!    ([`slide::slide`]), the body **settled** on what supports it ([`settle::settle`]), and
+//!    the **report** built once from those values ([`report_of`]).
+
+use glam::Vec3;
+
+use crate::body::KinematicBody;
+use crate::climb::{Climb, Lift, climb};
+use crate::flat_base;
+use crate::floor::{up_of, vertical};
+use crate::footing::{self, Footing};
+use crate::intent::{self, Controls, Intent};
+use crate::jump::JumpState;
+use crate::plan::Plan;
+use crate::report::TickReport;
+use crate::sanitize::{self, Sanitized, split_delta, usable_position};
+use crate::settings::{ControllerSettings, StairSettings};
+use crate::settle::{self, Settled};
+use crate::slide::{self, Slid};
+use crate::smooth::{self, Floating};
+use crate::tolerances::{EDGE_TOLERANCE, MIN_STEP_RISE};
+
+/// Sanitizes `velocity` (m/s), `dt` (s) and the body's position (noting what was replaced in
+/// `sanitized`), then runs `step` once per sub-step with the velocity the last one left, and
+/// sums up their reports. Nothing moves when `dt` or the position is unusable.
+pub(crate) fn run<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    velocity: Vec3,
+    dt: f32,
+    mut sanitized: Sanitized,
+    mut step: impl FnMut(&mut B, Vec3, f32) -> TickReport,
+) -> TickReport {
+    let mut velocity = sanitize::velocity(velocity, &mut sanitized);
+    let on_floor = body.is_on_floor();
+    let mut report = TickReport {
+        velocity,
+        was_on_floor: on_floor,
+        on_floor,
+        ..TickReport::default()
+    };
+    let split = split_delta(dt, &mut sanitized);
+    if !usable_position(body.position()) {
+        sanitized.position = true;
+    }
+    report.sanitized = sanitized;
+    let Some((substeps, step_dt)) = split.filter(|_| !sanitized.position) else {
+        return report;
+    };
+    let start = body.position();
+    for substep in 0..substeps {
+        let part = step(body, velocity, step_dt);
+        if substep == 0 {
+            report.was_on_floor = part.was_on_floor;
+        }
+        velocity = part.velocity;
+        report.absorb(&part);
+    }
+    let real_velocity = (body.position() - start) / (step_dt * substeps as f32);
+    if real_velocity.is_finite() {
+        report.real_velocity = real_velocity;
+    }
+    report
+}
+
+/// One sub-step of a tick driven by `controls`: sense, intent, move. `jumps` remembers the
+/// jump between sub-steps and ticks.
+pub(crate) fn substep<B: KinematicBody + ?Sized>(
+    settings: &ControllerSettings,
+    body: &mut B,
+    controls: Controls,
+    jumps: &mut JumpState,
+    velocity: Vec3,
+    dt: f32,
+) -> TickReport {
+    let up = up_of(body);
+    // 1. Sense.
+    let floating = smooth::ground_under(body, &settings.stairs, velocity);
+    let footing = match floating {
+        Floating::Yes(Some(_)) => Footing::Floor,
+        Floating::Yes(None) => Footing::Air,
+        Floating::No => footing::sense(body, velocity, settings.stairs.flat_reach()),
+    };
+    // 2. Intent.
+    let state = intent::Body {
+        velocity,
+        up,
+        supported: footing.supported(),
+        on_wall: body.is_on_wall(),
+    };
+    let intent = Intent::resolve(settings, controls, jumps, state, dt);
+    // 3. Move.
+    let mut report = match floating {
+        // A jump leaves the ground: no probe catches it.
+        Floating::Yes(ground) => {
+            let ground = ground.filter(|_| intent.rise <= 0.0);
+            smooth::move_floating(body, &settings.stairs, intent.velocity(up), dt, ground)
+        }
+        Floating::No => move_once(settings, body, intent.velocity(up), dt, footing),
+    };
+    jumps.end(report.on_floor, dt);
+    if body.is_on_wall() {
+        report.velocity = intent.along_wall_after(report.velocity, up);
+    }
+    report.jumped = intent.jumped;
+    report
+}
+
+/// One move with the stair sweeps of a body standing on `footing` with `velocity` (m/s) over
+/// `dt` (s): the engine's slide, a climb when a step stopped it, the settle onto what supports
+/// the body, and the report. Every move ends the engine's state with a slide (see
+/// [`slide::slide`]). A body resting on a stair's edge ([`Footing::Edge`]) moves as on floor,
+/// without pushing down into the edge (the engine would slide it off ahead of its motion).
+pub(crate) fn move_once<B: KinematicBody + ?Sized>(
+    settings: &ControllerSettings,
+    body: &mut B,
+    velocity: Vec3,
+    dt: f32,
+    footing: Footing,
+) -> TickReport {
+    let stairs = &settings.stairs;
+    let start = body.position();
+    let was_supported = footing.supported();
+    let unsure = settle_unsure(body, stairs, footing, velocity, dt);
+    let keep_speed = settings.movement.constant_horizontal_speed;
+    let plan = Plan::new(
+        body,
+        start,
+        unsure.footing,
+        velocity,
+        dt,
+        keep_speed,
+        unsure.probed,
+    );
+    let slid = slide::slide(body, stairs, &plan, unsure.lift);
+    let settled = settle::settle(body, stairs, &plan, &slid);
+    TickReport {
+        was_on_floor: was_supported,
+        ..report_of(body, &plan, &slid, &settled)
+    }
+}
+
+/// An unsure footing, settled (see [`settle_unsure`]).
+struct Settling {
+    /// The footing the move plans with.
+    footing: Footing,
+    /// The climb the probe for a riser made, when it found one.
+    lift: Option<Lift>,
+    /// The probe for a riser ran and found none.
+    probed: bool,
+}
+
+/// Settles a [`Footing::Unsure`]: the probe for a riser first, as for a held body (when the
+/// body is not rising); it climbs a step it finds. When it finds none, one more probe tells a
+/// slope's face (floor) from an edge (held). Other footings pass unchanged.
+fn settle_unsure<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    stairs: &StairSettings,
+    footing: Footing,
+    velocity: Vec3,
+    dt: f32,
+) -> Settling {
+    let Footing::Unsure { contact, reach } = footing else {
+        return Settling {
+            footing,
+            lift: None,
+            probed: false,
+        };
+    };
+    let up = up_of(body);
+    let start = body.position();
+    let held = Footing::Held(contact.normal);
+    let run = crate::floor::horizontal(velocity, up);
+    if vertical(velocity, up) <= 0.0
+        && let Climb::Lifted(lift) = climb(body, stairs, start, run * dt, true, None)
+    {
+        return Settling {
+            footing: held,
+            lift: Some(lift),
+            probed: false,
+        };
+    }
+    let face = flat_base::looks_like_face(body, start, &contact, reach);
+    Settling {
+        footing: if face { Footing::Floor } else { held },
+        lift: None,
+        probed: true,
+    }
+}
+
+/// The report of a move, built once from its stages' values: the climb's step when it climbed
+/// (its whole rise, when more than the engines' noise), otherwise the settle's; the velocity
+/// the slide left, or the walk's when the body was put down on what supports it.
+fn report_of<B: KinematicBody + ?Sized>(
+    body: &B,
+    plan: &Plan,
+    slid: &Slid,
+    settled: &Settled,
+) -> TickReport {
+    let up = plan.up;
+    let (step_up, stepped) = match slid.lift {
+        Some(lift) => {
+            let rise = vertical(body.position() - plan.start, up);
+            // With a flat base a climb that ends a hair above where it began (the step's edge
+            // not yet under the body; the next tick climbs it) is no step; nor is the rest of
+            // a climb that left a flat bottom on the rounding of the step's edge, below the
+            // tread by less than the rounding: it meets the rounding, not a riser.
+            let least = match (settled.flat, lift.tilted_obstacle) {
+                (false, _) => 0.0,
+                (true, true) => EDGE_TOLERANCE,
+                (true, false) => MIN_STEP_RISE,
+            };
+            (rise.max(0.0), (rise > least).then_some(rise))
+        }
+        None => (settled.raised, settled.stepped),
+    };
+    // Caught by the step down, the body has not left the floor it walks on: keep the walk's
+    // own velocity, without what the engine adds when a slide leaves a moving platform
+    // (Godot's `platform_on_leave`), unless a wall changed it.
+    let run = if settled.caught && !body.is_on_wall() {
+        plan.run
+    } else {
+        slid.run
+    };
+    let rise = if settled.caught { 0.0 } else { slid.rise };
+    TickReport {
+        velocity: run + up * rise,
+        step_up,
+        step_down: settled.step_down,
+        stepped,
+        on_floor: body.is_on_floor() || settled.on_edge,
+        substeps: 1,
+        ..TickReport::default()
+    }
+}

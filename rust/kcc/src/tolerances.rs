@@ -1,0 +1,77 @@
+//! The lengths, speeds and shares the controller judges motion by, in one place.
+//!
+//! None of them is a tuning knob: each says how far apart two answers of the engine may be and
+//! still mean the same thing. Each one's doc says what it is measured against; a length that
+//! does not grow with the character says why it must not (the engines' margins and float
+//! rounding are the same for a mouse and a giant).
+
+/// Motions shorter than this are not made, m: float rounding at the scale of a level.
+pub const MIN_MOTION: f32 = 1e-6;
+
+/// Smallest height gain that counts as a step, m. Below it the sweeps only found the floor the
+/// body already stands on: the difference is the engines' recovery (a safe margin or two), which
+/// does not grow with the character.
+pub const MIN_STEP_RISE: f32 = 0.002;
+
+/// A drop larger than what the floor's slope explains by more than this counts as a step down
+/// (and moves the camera smoother), m. Following a ramp down is not a step. The engines' snap
+/// and recovery make up the difference, not the character's size.
+pub const STEP_DOWN_TOLERANCE: f32 = 0.01;
+
+/// How far from the height a body stood at (or the top of the step it climbed) an edge's
+/// contact may be and still hold it, m; also the smallest drop that counts as a step when a
+/// held body walks off its edge. It is the rounding an engine gives a box's edges (Jolt rounds
+/// them by the shape margin, at most 8 % of the box's smallest half extent: 0.04 m with
+/// Godot's default margin puts the contact up to 2 cm below the top), a property of the level's
+/// shapes, not of the character.
+pub const EDGE_TOLERANCE: f32 = 0.02;
+
+/// How far from the feet's height the edge under a held body may be beyond the safe margin
+/// (a body the engine put down on an edge keeps that far above it), m: the engines' recovery.
+pub const HELD_TOLERANCE: f32 = 5e-4;
+
+/// How far toward the rounding under a floating flat bottom the look for the tread goes, m:
+/// past the rounding Jolt gives a box edge with Godot's default margin (at most 0.04 m), a
+/// property of the level's shapes.
+pub const TREAD_LOOK: f32 = 0.04;
+
+/// Smallest drop below the base that is worth holding back, m: float rounding.
+pub const MIN_HOLD: f32 = 1e-5;
+
+/// Shortest walk of a held body, m, over which a contact normal that did not turn tells a
+/// slope's face from an edge: over an edge the normal turns by about the walk over the shape's
+/// radius (1 mm over a radius of 1 m: 1e-3 rad), well clear of the
+/// [`SAME_NORMAL_SINE`](crate::surface::SAME_NORMAL_SINE) below which two normals count as one
+/// surface's. A shorter walk (a body coming to a stop) stays held.
+pub const FACE_TEST_WALK: f32 = 1e-3;
+
+/// How far toward its contact the second look that tells a slope's face from an edge moves,
+/// m: over an edge the normal then turns by this over the shape's radius (5e-3 rad for 1 m).
+pub const FACE_SHIFT: f32 = 5e-3;
+
+/// How far past the safe margin the second probe of a step down starts from the first, m: clear
+/// of the engine's margin around the side of the step just walked off.
+pub const NUDGE: f32 = 1e-3;
+
+/// How far past a riser's face the side of a body lifted over it must be for the step down to
+/// find the step's top under it, m: float rounding beyond the safe margin.
+pub const OVER_RISER: f32 = 2e-4;
+
+/// How far below the safe margin the probe for an edge under a body reaches, m: the engines'
+/// recovery.
+pub const EDGE_PROBE: f32 = 1e-3;
+
+/// Vertical speed below which a body off the engine's floor may be resting on an edge, m/s. A
+/// step down onto an edge leaves exactly none; one tick of gravity is far more.
+pub const EDGE_REST_SPEED: f32 = 1e-4;
+
+/// Smallest share of the tick's motion left to the slide after a lift whose velocity is scaled
+/// back up to the body's; below it the body keeps the velocity it had.
+pub const MIN_SHARE: f32 = 0.01;
+
+/// Share of the walk a slide on floor may fall short by, or go beyond, before it is made again
+/// along the floor's new slope.
+pub const WALK_SHARE: f32 = 0.02;
+
+/// Share of its horizontal speed below which a slide counts as stopped by a wall.
+pub const STOPPED_SHARE: f32 = 0.5;
