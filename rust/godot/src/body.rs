@@ -23,6 +23,7 @@ use godot::obj::{Gd, GodotClass, NewGd, Singleton, WithBaseField};
 use kcc::{Contact, KinematicBody, MotionTest};
 
 use crate::convert::{to_glam, to_godot};
+use crate::shape::{BodyShape, resize};
 
 /// A Rust class whose base is `CharacterBody3D`, seen as a `kcc::KinematicBody`.
 pub struct GodotBody<'a, T>
@@ -198,7 +199,7 @@ where
     fn shape_height(&self) -> f32 {
         self.collision_shape()
             .and_then(|holder| holder.get_shape())
-            .and_then(|shape| height_of(&shape))
+            .and_then(|shape| body_shape(&shape).height())
             .unwrap_or(0.0)
     }
 
@@ -209,56 +210,66 @@ where
         let Some(shape) = holder.get_shape() else {
             return;
         };
-        let Some(old) = height_of(&shape) else {
+        let Some(change) = resize(body_shape(&shape), height) else {
             return;
         };
         // A copy of its own: the resource may be shared with other bodies of the scene.
         let resized = shape.duplicate_resource();
-        let new = resize(&resized, height).unwrap_or(old);
+        write_shape(&resized, change.shape);
         holder.set_shape(&resized);
         // Keep the shape's bottom where it was.
         let mut position = holder.get_position();
-        position.y += (new - old) * 0.5;
+        position.y += change.lift;
         holder.set_position(position);
     }
 }
 
-/// Height of a capsule, cylinder or box shape along its Y axis, m; `None` for other shapes
-/// (they cannot crouch).
-pub fn height_of(shape: &Gd<Shape3D>) -> Option<f32> {
+/// A shape resource as plain sizes (see [`BodyShape`]).
+pub fn body_shape(shape: &Gd<Shape3D>) -> BodyShape {
     if let Ok(capsule) = shape.clone().try_cast::<CapsuleShape3D>() {
-        return Some(capsule.get_height());
+        return BodyShape::Capsule {
+            radius: capsule.get_radius(),
+            height: capsule.get_height(),
+        };
     }
     if let Ok(cylinder) = shape.clone().try_cast::<CylinderShape3D>() {
-        return Some(cylinder.get_height());
+        return BodyShape::Cylinder {
+            height: cylinder.get_height(),
+        };
     }
-    shape
-        .clone()
-        .try_cast::<BoxShape3D>()
-        .ok()
-        .map(|boxed| boxed.get_size().y)
+    if let Ok(boxed) = shape.clone().try_cast::<BoxShape3D>() {
+        return BodyShape::Box {
+            size: boxed.get_size(),
+        };
+    }
+    if shape.is_class("ConvexPolygonShape3D") {
+        BodyShape::Convex
+    } else {
+        BodyShape::Other
+    }
 }
 
-/// Makes a capsule, cylinder or box shape `height` tall along Y (m); Godot keeps a capsule at
-/// least twice its radius tall. The height it became; `None` for other shapes or an unusable
-/// height.
-fn resize(shape: &Gd<Shape3D>, height: f32) -> Option<f32> {
-    if !(height.is_finite() && height > 0.0) {
-        return None;
+/// Gives `shape`, a resource of the kind `sizes` describes, the sizes of `sizes` (a capsule
+/// keeps its radius). Other kinds are left alone.
+fn write_shape(shape: &Gd<Shape3D>, sizes: BodyShape) {
+    match sizes {
+        BodyShape::Capsule { height, .. } => {
+            if let Ok(mut capsule) = shape.clone().try_cast::<CapsuleShape3D>() {
+                capsule.set_height(height);
+            }
+        }
+        BodyShape::Cylinder { height } => {
+            if let Ok(mut cylinder) = shape.clone().try_cast::<CylinderShape3D>() {
+                cylinder.set_height(height);
+            }
+        }
+        BodyShape::Box { size } => {
+            if let Ok(mut boxed) = shape.clone().try_cast::<BoxShape3D>() {
+                boxed.set_size(size);
+            }
+        }
+        BodyShape::Convex | BodyShape::Other => {}
     }
-    if let Ok(mut capsule) = shape.clone().try_cast::<CapsuleShape3D>() {
-        let least = 2.0 * capsule.get_radius();
-        capsule.set_height(height.max(least));
-    } else if let Ok(mut cylinder) = shape.clone().try_cast::<CylinderShape3D>() {
-        cylinder.set_height(height);
-    } else if let Ok(mut boxed) = shape.clone().try_cast::<BoxShape3D>() {
-        let mut size = boxed.get_size();
-        size.y = height;
-        boxed.set_size(size);
-    } else {
-        return None;
-    }
-    height_of(shape)
 }
 
 #[cfg(test)]

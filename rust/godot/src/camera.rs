@@ -2,13 +2,13 @@
 //!
 //! The camera listens to its character's `stepped` signal. On a step of `dy` it stays where it
 //! was (an offset of `-dy` relative to its resting place), then eases back with the core's
-//! frame-rate independent decay (`kcc::StepSmoother`).
+//! frame-rate independent decay: [`CameraHeight`] says where it is; this class only reads and
+//! writes Godot's values.
 
 use godot::classes::{Camera3D, Engine, ICamera3D, Node};
 use godot::prelude::*;
 
-use kcc::StepSmoother;
-
+use crate::camera_height::CameraHeight;
 use crate::character::RustCharacterBody3D;
 use crate::convert::float;
 use crate::warnings::{CameraSetup, camera_warnings};
@@ -38,11 +38,9 @@ pub struct StepSmoothCamera3D {
     #[init(val = 20.0)]
     decay: float,
 
-    /// The offset state, m.
-    #[init(val = StepSmoother::new(DEFAULT_DECAY))]
-    smoother: StepSmoother,
-    /// Local y of the camera at rest, m.
-    rest_height: f32,
+    /// The resting local height and the offset of recent steps, m.
+    #[init(val = CameraHeight::new(0.0, DEFAULT_DECAY))]
+    height: CameraHeight,
 
     base: Base<Camera3D>,
 }
@@ -53,7 +51,8 @@ impl ICamera3D for StepSmoothCamera3D {
         if Engine::singleton().is_editor_hint() {
             return;
         }
-        self.rest_height = self.base().get_position().y;
+        let rest = self.base().get_position().y;
+        self.height.set_rest(rest);
         match self.find_target() {
             Some(target) => {
                 target
@@ -72,10 +71,8 @@ impl ICamera3D for StepSmoothCamera3D {
         if Engine::singleton().is_editor_hint() {
             return;
         }
-        self.smoother.decay = self.decay;
-        let offset = self.smoother.update(delta as f32);
         let mut position = self.base().get_position();
-        position.y = self.rest_height + offset;
+        position.y = self.height.advance(delta as f32, self.decay);
         self.base_mut().set_position(position);
     }
 
@@ -95,31 +92,31 @@ impl StepSmoothCamera3D {
     /// call it yourself for other vertical jolts you want smoothed.
     #[func]
     fn add_step(&mut self, vertical_travel: f32) {
-        self.smoother.on_step(vertical_travel);
+        self.height.add_step(vertical_travel);
     }
 
     /// Current vertical offset from the resting place, in m (negative after a step up).
     #[func]
     fn get_step_offset(&self) -> f32 {
-        self.smoother.offset()
+        self.height.offset()
     }
 
     /// Drops the offset at once (after a teleport, say).
     #[func]
     fn reset_smoothing(&mut self) {
-        self.smoother.reset();
+        self.height.reset();
     }
 
     /// Sets the resting local height, in m (it is taken from the position on ready).
     #[func]
     fn set_rest_height(&mut self, height: f32) {
-        self.rest_height = height;
+        self.height.set_rest(height);
     }
 
     /// The resting local height, in m.
     #[func]
     fn get_rest_height(&self) -> f32 {
-        self.rest_height
+        self.height.rest()
     }
 }
 

@@ -5,8 +5,6 @@
 //! ([`GodotBody`]), input becomes a `kcc::TickInput`, and the core's `TickReport` becomes
 //! the node's velocity and signals.
 
-use std::collections::HashSet;
-
 use godot::classes::character_body_3d::MotionMode;
 use godot::classes::{
     CharacterBody3D, CollisionPolygon3D, CollisionShape3D, Engine, ICharacterBody3D, Input,
@@ -16,19 +14,17 @@ use godot::prelude::*;
 
 use kcc::{CharacterState, Controller, TickInput, TickReport};
 
-use crate::body::{GodotBody, height_of};
+use crate::body::{GodotBody, body_shape};
 // The class docs link to the camera the way Godot's help does (`[StepSmoothCamera3D]`).
 #[cfg(doc)]
 use crate::camera::StepSmoothCamera3D;
 use crate::convert::{float, int, to_glam, to_godot};
-use crate::input::wish_direction;
+use crate::gravity;
+use crate::input::{ActionStates, Buttons, YawLookup, builtin_input, yaw_lookup};
+use crate::problems::{Problem, WarnedOnce, replaced_tick_input, velocity_to_run};
 use crate::settings::{GroundFollow, Properties, StepDetection, sanitize};
+use crate::signals::{self, BodySignal, tick_signals};
 use crate::warnings::{BodySetup, ShapeChild, YawNode, body_warnings};
-
-/// The core's defaults, for the warnings outside the scene tree.
-fn defaults() -> Properties {
-    Properties::default()
-}
 
 /// A [CharacterBody3D] that walks up and down stairs smoothly, with tunable acceleration.
 ///
@@ -294,8 +290,8 @@ pub struct RustCharacterBody3D {
     state: CharacterState,
     /// Height of the last step, m, for [method get_last_step_height].
     last_step_height: f32,
-    /// Warnings already printed, so that each is printed once.
-    warned: HashSet<String>,
+    /// Problems already warned about, so that each is warned about once.
+    warned: WarnedOnce,
 
     base: Base<CharacterBody3D>,
 }
@@ -425,18 +421,15 @@ impl RustCharacterBody3D {
     /// [member CharacterBody3D.velocity] over `delta` s, stepping up and down, and writes the
     /// velocity back. Keep your own velocity code and call this instead of `move_and_slide()`.
     /// Returns true when the character stepped up or down (and [signal stepped] was emitted).
+    /// It emits [signal left_floor] and [signal landed] as [method tick] does. A `delta` that
+    /// is not positive moves nothing.
     #[func]
     fn move_and_step(&mut self, delta: f64) -> bool {
-        let dt = delta as f32;
         let Some((controller, velocity)) = self.prepare("move_and_step") else {
             return false;
         };
-        if !(dt.is_finite() && dt > 0.0) {
-            return false;
-        }
-        let report = controller.move_and_step(&mut GodotBody::new(self), velocity, dt);
-        self.base_mut().set_velocity(to_godot(report.velocity));
-        self.emit_report(&report);
+        let report = controller.move_and_step(&mut GodotBody::new(self), velocity, delta as f32);
+        self.apply_report(&report);
         report.stepped.is_some()
     }
 
@@ -453,13 +446,13 @@ impl RustCharacterBody3D {
             return 0.0;
         };
         let height = controller.stair_step_up(&mut GodotBody::new(self), velocity, delta as f32);
-        if height > 0.0 {
-            let up = to_glam(self.base().get_up_direction());
-            let run = kcc::floor::horizontal(velocity, up);
-            self.base_mut().set_velocity(to_godot(run));
-            self.emit_step(height);
-        }
-        height
+        let up = to_glam(self.base().get_up_direction());
+        let Some(step) = signals::step_up(height, velocity, up) else {
+            return 0.0;
+        };
+        self.base_mut().set_velocity(to_godot(step.velocity));
+        self.emit([BodySignal::Stepped(step.height)]);
+        step.height
     }
 
     /// Building block: after `move_and_slide()`, if the body stood on floor before the move
@@ -474,7 +467,7 @@ impl RustCharacterBody3D {
             return 0.0;
         };
         let travel = to_glam(self.base().get_position_delta());
-        let up = to_glam(self.base().get_up_direction());
+        let up = kcc::floor::unit_up(to_glam(self.base().get_up_direction()));
         let horizontal_travel = kcc::floor::horizontal(travel, up).length();
         let step = controller.stair_step_down(
             &mut GodotBody::new(self),
@@ -482,13 +475,8 @@ impl RustCharacterBody3D {
             velocity,
             horizontal_travel,
         );
-        match step {
-            Some(height) => {
-                self.emit_step(height);
-                height
-            }
-            None => 0.0,
-        }
+        self.emit(step.map(BodySignal::Stepped));
+        step.unwrap_or(0.0)
     }
 
     /// Building block: sweeps the body's shape from the origin of `transform` by `motion` (m)
@@ -511,15 +499,6 @@ impl RustCharacterBody3D {
         end.origin = to_godot(sweep.end);
         end
     }
-}
-
-/// The buttons a tick sees held.
-#[derive(Debug, Clone, Copy, Default)]
-struct Buttons {
-    /// Jump (see [`kcc::TickInput::jump`]).
-    jump: bool,
-    /// Crouch (see [`kcc::TickInput::crouch`]).
-    crouch: bool,
 }
 
 impl RustCharacterBody3D {
@@ -557,169 +536,160 @@ impl RustCharacterBody3D {
         }
     }
 
-    /// Downward acceleration the world gives the body, m/s²: Godot's `get_gravity()` (the
-    /// project's default gravity and any `Area3D` overrides) along -`up_direction`, never
-    /// negative. The core's default outside the scene tree, where Godot has no gravity to
-    /// give.
+    /// Downward acceleration the world gives the body, m/s² (see [`gravity::world_gravity`]).
     fn world_gravity(&self) -> f32 {
         let base = self.base();
-        if !base.is_inside_tree() {
-            return defaults().custom_gravity;
-        }
-        let down = -to_glam(base.get_up_direction()).normalize_or(glam::Vec3::Y);
-        let along = down.dot(to_glam(base.get_gravity()));
-        if along.is_finite() {
-            along.max(0.0)
-        } else {
-            0.0
-        }
+        let engine = base.is_inside_tree().then(|| base.get_gravity());
+        gravity::world_gravity(base.get_up_direction(), engine)
     }
 
     /// A controller with the current properties, bad ones clamped (each problem warned once).
     fn controller(&mut self) -> Option<Controller> {
-        let world_gravity = self.world_gravity();
-        let (settings, problems) = sanitize(self.properties().to_settings(world_gravity));
-        for problem in problems {
-            self.warn_once(format!("{problem}; using a safe value instead"));
-        }
+        let (settings, problems) = sanitize(self.properties().to_settings(self.world_gravity()));
+        self.warn(problems.into_iter().map(Problem::BadSetting));
         // `sanitize` returns settings the core accepts; should it ever not, skip the tick.
         Controller::new(settings).ok()
     }
 
-    /// The controller and the body's velocity for a building block, or `None` (with a warning)
-    /// when the body is not in the scene tree, where physics queries cannot run.
-    fn prepare(&mut self, method: &str) -> Option<(Controller, glam::Vec3)> {
-        if !self.base().is_inside_tree() {
-            self.warn_once(format!("{method}() needs the body inside the scene tree"));
-            return None;
-        }
-        let controller = self.controller()?;
+    /// The controller and the velocity `method` (a tick or a building block) runs with, or
+    /// `None` when it cannot run (see [`velocity_to_run`]); problems are warned once.
+    fn prepare(&mut self, method: &'static str) -> Option<(Controller, glam::Vec3)> {
+        let in_tree = self.base().is_inside_tree();
         let velocity = to_glam(self.base().get_velocity());
-        if !velocity.is_finite() {
-            self.warn_once(format!(
-                "{method}(): velocity is not finite, treated as zero"
-            ));
-            return Some((controller, glam::Vec3::ZERO));
-        }
-        Some((controller, velocity))
+        let (velocity, problem) = match velocity_to_run(method, in_tree, velocity) {
+            Ok(run) => run,
+            Err(problem) => {
+                self.warn([problem]);
+                return None;
+            }
+        };
+        self.warn(problem);
+        Some((self.controller()?, velocity))
     }
 
     /// One whole tick of `delta` s toward `wish` (world space) with the `buttons` held.
     fn run_tick(&mut self, wish: Vector3, buttons: Buttons, delta: f32) {
-        if !self.base().is_inside_tree() {
-            self.warn_once("tick() needs the body inside the scene tree".to_string());
-            return;
-        }
-        let Some(controller) = self.controller() else {
+        let Some((controller, velocity)) = self.prepare("tick") else {
             return;
         };
         let input = TickInput {
             wish_direction: to_glam(wish),
             jump: buttons.jump,
-            velocity: to_glam(self.base().get_velocity()),
+            velocity,
             crouch: buttons.crouch,
         };
         let mut state = self.state;
         let report = controller.tick_with(&mut GodotBody::new(self), &input, &mut state, delta);
         self.state = state;
-        let sanitized = report.sanitized;
-        if sanitized.wish_direction || sanitized.velocity || sanitized.position {
-            self.warn_once(format!(
-                "a tick got unusable input and replaced it ({sanitized:?})"
-            ));
-        }
+        self.apply_report(&report);
+    }
+
+    /// Writes a tick's velocity back to the body, warns about input the core replaced, and
+    /// emits the tick's signals.
+    fn apply_report(&mut self, report: &TickReport) {
+        self.warn(replaced_tick_input(report.sanitized));
         self.base_mut().set_velocity(to_godot(report.velocity));
-        self.emit_report(&report);
+        self.emit(tick_signals(report));
     }
 
-    /// Emits the signals a tick's report calls for. No base guard is held here: each emit takes
-    /// its own, so handlers may call back into the body.
-    fn emit_report(&mut self, report: &TickReport) {
-        if let Some(height) = report.stepped {
-            self.emit_step(height);
-        }
-        if report.jumped {
-            self.signals().jumped().emit();
-        }
-        if report.left_floor() {
-            self.signals().left_floor().emit();
-        }
-        if report.landed() {
-            self.signals().landed().emit();
+    /// Emits `signals` in order, recording each step's height for
+    /// [method get_last_step_height]. No base guard is held here: each emit takes its own, so
+    /// handlers may call back into the body.
+    fn emit(&mut self, signals: impl IntoIterator<Item = BodySignal>) {
+        for signal in signals {
+            match signal {
+                BodySignal::Stepped(height) => {
+                    self.last_step_height = height;
+                    self.signals().stepped().emit(height);
+                }
+                BodySignal::Jumped => self.signals().jumped().emit(),
+                BodySignal::LeftFloor => self.signals().left_floor().emit(),
+                BodySignal::Landed => self.signals().landed().emit(),
+            }
         }
     }
 
-    /// Records and emits one stair step of `height` m.
-    fn emit_step(&mut self, height: f32) {
-        self.last_step_height = height;
-        self.signals().stepped().emit(height);
-    }
-
-    /// The stick and the buttons from the input actions, oriented by the yaw node. No input
-    /// while a movement or jump action is missing from the project's input map (warned once);
-    /// the crouch action is optional.
+    /// The wish direction and the buttons of built-in input (see [`builtin_input`]).
     fn read_input(&mut self) -> (Vector3, Buttons) {
-        let actions = [
-            self.move_left_action.clone(),
-            self.move_right_action.clone(),
-            self.move_forward_action.clone(),
-            self.move_back_action.clone(),
-            self.jump_action.clone(),
-        ];
-        let missing: Vec<String> = {
-            let map = InputMap::singleton();
-            actions
-                .iter()
-                .filter(|action| !map.has_action(*action))
-                .map(|action| action.to_string())
-                .collect()
-        };
-        if !missing.is_empty() {
-            self.warn_once(format!(
-                "input actions {missing:?} are not in the project's input map (Project \
-                 Settings > Input Map); built-in input is ignored until they are"
-            ));
-            return (Vector3::ZERO, Buttons::default());
-        }
-        let [left, right, forward, back, jump] = actions;
-        let input = Input::singleton();
-        let stick = input.get_vector(&left, &right, &forward, &back);
-        let crouch = InputMap::singleton().has_action(&self.crouch_action)
-            && input.is_action_pressed(&self.crouch_action);
-        let buttons = Buttons {
-            jump: input.is_action_pressed(&jump),
-            crouch,
-        };
-        let yaw = match self.yaw_node_3d() {
-            Some(node) => node.get_global_basis(),
-            None => self.base().get_global_basis(),
-        };
-        let up = self.base().get_up_direction();
-        (wish_direction(stick, yaw, up), buttons)
+        let actions = self.action_states();
+        let yaw = self.yaw_node_3d().map(|node| node.get_global_basis());
+        let base = self.base();
+        builtin_input(
+            actions,
+            yaw,
+            base.get_global_basis(),
+            base.get_up_direction(),
+        )
     }
 
-    /// Where the yaw node path leads, and the node when it is a `Node3D`.
-    fn resolve_yaw_node(&self) -> (YawNode, Option<Gd<Node3D>>) {
-        if self.yaw_node.is_empty() {
-            return (YawNode::Unset, None);
+    /// The input actions' states, or `None` while a movement or jump action is missing from
+    /// the project's input map (warned once; Godot prints an error for each read of a missing
+    /// action). The crouch action is optional.
+    fn action_states(&mut self) -> Option<ActionStates> {
+        let map = InputMap::singleton();
+        let missing: Vec<String> = [
+            &self.move_left_action,
+            &self.move_right_action,
+            &self.move_forward_action,
+            &self.move_back_action,
+            &self.jump_action,
+        ]
+        .into_iter()
+        .filter(|action| !map.has_action(*action))
+        .map(StringName::to_string)
+        .collect();
+        if !missing.is_empty() {
+            self.warn([Problem::MissingInputActions(missing)]);
+            return None;
         }
-        let path = self.yaw_node.to_string();
-        // Outside the tree an absolute path cannot be looked up (Godot would print an error).
-        if self.yaw_node.is_absolute() && !self.base().is_inside_tree() {
-            return (YawNode::Missing(path), None);
-        }
-        match self.base().get_node_or_null(&self.yaw_node) {
-            None => (YawNode::Missing(path), None),
-            Some(node) => match node.try_cast::<Node3D>() {
-                Ok(node) => (YawNode::Found, Some(node)),
-                Err(node) => (YawNode::NotNode3D(path, node.get_class().to_string()), None),
-            },
-        }
+        let input = Input::singleton();
+        let crouch = &self.crouch_action;
+        Some(ActionStates {
+            stick: input.get_vector(
+                &self.move_left_action,
+                &self.move_right_action,
+                &self.move_forward_action,
+                &self.move_back_action,
+            ),
+            jump: input.is_action_pressed(&self.jump_action),
+            crouch: map
+                .has_action(crouch)
+                .then(|| input.is_action_pressed(crouch)),
+        })
+    }
+
+    /// What the yaw node path says to do (see [`yaw_lookup`]) and, when it was followed, the
+    /// node it leads to.
+    fn yaw_target(&self) -> (YawLookup, Option<Gd<Node>>) {
+        let path = &self.yaw_node;
+        let lookup = yaw_lookup(
+            path.is_empty(),
+            path.is_absolute(),
+            self.base().is_inside_tree(),
+        );
+        let node = match lookup {
+            YawLookup::Follow => self.base().get_node_or_null(path),
+            YawLookup::Unset | YawLookup::Unreachable => None,
+        };
+        (lookup, node)
     }
 
     /// The yaw node, when the path leads to a `Node3D`.
     fn yaw_node_3d(&self) -> Option<Gd<Node3D>> {
-        self.resolve_yaw_node().1
+        self.yaw_target().1?.try_cast::<Node3D>().ok()
+    }
+
+    /// Where the yaw node path leads, for the editor's warnings.
+    fn yaw_node_state(&self) -> YawNode {
+        let path = || self.yaw_node.to_string();
+        match self.yaw_target() {
+            (YawLookup::Unset, _) => YawNode::Unset,
+            (_, None) => YawNode::Missing(path()),
+            (_, Some(node)) => match node.try_cast::<Node3D>() {
+                Ok(_) => YawNode::Found,
+                Err(node) => YawNode::NotNode3D(path(), node.get_class().to_string()),
+            },
+        }
     }
 
     /// What the editor's warnings are made from.
@@ -730,6 +700,8 @@ impl RustCharacterBody3D {
             .iter_shared()
             .filter_map(shape_child)
             .collect();
+        let (settings, settings_problems) =
+            sanitize(self.properties().to_settings(self.world_gravity()));
         let base = self.base();
         BodySetup {
             shapes,
@@ -737,19 +709,20 @@ impl RustCharacterBody3D {
             floor_max_angle: base.get_floor_max_angle(),
             grounded: base.get_motion_mode() == MotionMode::GROUNDED,
             builtin_input: self.use_builtin_input,
-            yaw_node: self.resolve_yaw_node().0,
-            settings_problems: sanitize(self.properties().to_settings(defaults().custom_gravity)).1,
-            float_height: sanitize(self.properties().to_settings(defaults().custom_gravity))
-                .0
-                .float_height(),
+            yaw_node: self.yaw_node_state(),
+            settings_problems,
+            float_height: settings.float_height(),
         }
     }
 
-    /// Prints `message` as a Godot warning naming this node, once per distinct message.
-    fn warn_once(&mut self, message: String) {
-        if self.warned.insert(message.clone()) {
-            let name = self.base().get_name();
-            godot_warn!("RustCharacterBody3D \"{name}\": {message}");
+    /// Prints each of `problems` as a Godot warning naming this node, the first time it is
+    /// met (see [`WarnedOnce`]).
+    fn warn(&mut self, problems: impl IntoIterator<Item = Problem>) {
+        for problem in problems {
+            if let Some(message) = self.warned.first_time(problem) {
+                let name = self.base().get_name();
+                godot_warn!("RustCharacterBody3D \"{name}\": {message}");
+            }
         }
     }
 }
@@ -758,32 +731,19 @@ impl RustCharacterBody3D {
 fn shape_child(child: Gd<Node>) -> Option<ShapeChild> {
     let name = child.get_name().to_string();
     match child.try_cast::<CollisionShape3D>() {
-        Ok(collision) => {
-            let shape = collision.get_shape();
-            let bottom = shape.as_ref().and_then(height_of).map(|height| {
-                let position: f32 = collision.get_position().y;
-                position - 0.5 * height
-            });
-            Some(ShapeChild {
+        Ok(holder) => {
+            let shape = holder
+                .get_shape()
+                .map(|shape| (body_shape(&shape), shape.get_margin()));
+            Some(ShapeChild::collision_shape(
                 name,
-                bottom,
-                margin: shape.as_ref().map(|shape| shape.get_margin()),
-                rounds_edges: shape.is_some_and(|shape| {
-                    shape.is_class("BoxShape3D")
-                        || shape.is_class("CylinderShape3D")
-                        || shape.is_class("ConvexPolygonShape3D")
-                }),
-            })
+                holder.get_position().y,
+                shape,
+            ))
         }
-        // A polygon is extruded into convex shapes with its margin.
         Err(child) => child
             .try_cast::<CollisionPolygon3D>()
             .ok()
-            .map(|polygon| ShapeChild {
-                name,
-                margin: Some(polygon.get_margin()),
-                rounds_edges: true,
-                bottom: None,
-            }),
+            .map(|polygon| ShapeChild::polygon(name, polygon.get_margin())),
     }
 }

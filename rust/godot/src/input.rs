@@ -5,8 +5,80 @@
 //! the camera) says where that is: only its heading across the ground is used (its turn around
 //! the body's up direction), so a camera that also pitches or a scaled node still walks at full
 //! speed along the ground, and a body whose `up_direction` is not +Y walks on its own ground.
+//!
+//! [`builtin_input`] is what the node's built-in input makes of the actions' states, and
+//! [`yaw_lookup`] says when the yaw node path is followed.
 
 use godot::builtin::{Basis, Vector2, Vector3};
+
+/// The buttons a tick sees held.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Buttons {
+    /// Jump (see `kcc::TickInput::jump`): a jump starts when it becomes held.
+    pub jump: bool,
+    /// Crouch (see `kcc::TickInput::crouch`): the body crouches while it is held.
+    pub crouch: bool,
+}
+
+/// The input actions' states in one physics tick, as Godot's `Input` reports them.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ActionStates {
+    /// `Input.get_vector(left, right, forward, back)`: x to the right, y backwards, each -1..1.
+    pub stick: Vector2,
+    /// The jump action is pressed.
+    pub jump: bool,
+    /// The crouch action is pressed; `None` when it is not in the input map (it is optional).
+    pub crouch: Option<bool>,
+}
+
+/// What built-in input gives a tick: the wish direction (world space, as long as the stick is
+/// pushed, 0..1) and the buttons held. `actions` is `None` when a movement or jump action is
+/// missing from the input map: then no input at all. The stick is seen through the yaw node's
+/// global basis `yaw`, or, without a yaw node (`None`), through the body's own global basis
+/// `body`; `up` is the body's up direction (see [`wish_direction`]).
+pub fn builtin_input(
+    actions: Option<ActionStates>,
+    yaw: Option<Basis>,
+    body: Basis,
+    up: Vector3,
+) -> (Vector3, Buttons) {
+    let Some(actions) = actions else {
+        return (Vector3::ZERO, Buttons::default());
+    };
+    let buttons = Buttons {
+        jump: actions.jump,
+        crouch: actions.crouch.unwrap_or(false),
+    };
+    (
+        wish_direction(actions.stick, yaw.unwrap_or(body), up),
+        buttons,
+    )
+}
+
+/// What to do with the yaw node path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum YawLookup {
+    /// The path is empty: the body's own rotation orients input.
+    Unset,
+    /// The path is absolute and the body is outside the scene tree, where Godot cannot follow
+    /// it (it would print an error): the node counts as missing for now.
+    Unreachable,
+    /// Follow the path.
+    Follow,
+}
+
+/// What to do with a yaw node path that is `empty` or `absolute`, for a body `in_tree` or not.
+/// A relative path is followed outside the tree too (the editor's warnings look at a scene
+/// being built).
+pub fn yaw_lookup(empty: bool, absolute: bool, in_tree: bool) -> YawLookup {
+    if empty {
+        YawLookup::Unset
+    } else if absolute && !in_tree {
+        YawLookup::Unreachable
+    } else {
+        YawLookup::Follow
+    }
+}
 
 /// The wish direction for `stick` (each axis -1..1, as `Input.get_vector` returns it) seen
 /// through `yaw` (the global basis of the yaw node), on the ground of a body whose up
@@ -68,6 +140,88 @@ mod tests {
 
     fn close(a: Vector3, b: Vector3) -> bool {
         (a - b).length() < 1e-5
+    }
+
+    /// The stick pushed forward, nothing else.
+    fn forward() -> ActionStates {
+        ActionStates {
+            stick: Vector2::new(0.0, -1.0),
+            ..ActionStates::default()
+        }
+    }
+
+    #[test]
+    fn builtin_input_walks_where_the_yaw_node_looks() {
+        let yaw = Basis::from_axis_angle(Vector3::UP, FRAC_PI_2);
+        let body = Basis::from_axis_angle(Vector3::UP, -FRAC_PI_2);
+        let (wish, _) = builtin_input(Some(forward()), Some(yaw), body, Vector3::UP);
+        assert!(close(wish, Vector3::new(-1.0, 0.0, 0.0)), "{wish:?}");
+        // Without a yaw node the body's own turn orients the stick.
+        let (wish, _) = builtin_input(Some(forward()), None, body, Vector3::UP);
+        assert!(close(wish, Vector3::new(1.0, 0.0, 0.0)), "{wish:?}");
+        // A half-pushed stick walks at half speed.
+        let half = ActionStates {
+            stick: Vector2::new(0.5, 0.0),
+            ..forward()
+        };
+        let (wish, _) = builtin_input(Some(half), None, Basis::IDENTITY, Vector3::UP);
+        assert!(close(wish, Vector3::new(0.5, 0.0, 0.0)), "{wish:?}");
+    }
+
+    #[test]
+    fn builtin_input_passes_the_buttons() {
+        let held = ActionStates {
+            jump: true,
+            crouch: Some(true),
+            ..forward()
+        };
+        let (_, buttons) = builtin_input(Some(held), None, Basis::IDENTITY, Vector3::UP);
+        assert_eq!(
+            buttons,
+            Buttons {
+                jump: true,
+                crouch: true
+            }
+        );
+        let up = ActionStates {
+            crouch: Some(false),
+            ..forward()
+        };
+        let (_, buttons) = builtin_input(Some(up), None, Basis::IDENTITY, Vector3::UP);
+        assert_eq!(buttons, Buttons::default());
+        // Without a crouch action the body never crouches; jumping still works.
+        let no_crouch = ActionStates {
+            jump: true,
+            crouch: None,
+            ..forward()
+        };
+        let (_, buttons) = builtin_input(Some(no_crouch), None, Basis::IDENTITY, Vector3::UP);
+        assert_eq!(
+            buttons,
+            Buttons {
+                jump: true,
+                crouch: false
+            }
+        );
+    }
+
+    #[test]
+    fn builtin_input_without_its_actions_is_no_input() {
+        let yaw = Basis::from_axis_angle(Vector3::UP, 1.0);
+        let (wish, buttons) = builtin_input(None, Some(yaw), Basis::IDENTITY, Vector3::UP);
+        assert_eq!(wish, Vector3::ZERO);
+        assert_eq!(buttons, Buttons::default());
+    }
+
+    #[test]
+    fn the_yaw_path_is_followed_where_godot_can_follow_it() {
+        assert_eq!(yaw_lookup(true, false, true), YawLookup::Unset);
+        assert_eq!(yaw_lookup(true, true, false), YawLookup::Unset);
+        assert_eq!(yaw_lookup(false, true, false), YawLookup::Unreachable);
+        assert_eq!(yaw_lookup(false, true, true), YawLookup::Follow);
+        // A relative path is followed outside the tree too: the editor's scene is built there.
+        assert_eq!(yaw_lookup(false, false, false), YawLookup::Follow);
+        assert_eq!(yaw_lookup(false, false, true), YawLookup::Follow);
     }
 
     #[test]

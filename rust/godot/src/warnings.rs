@@ -6,6 +6,8 @@
 
 use kcc::ConfigError;
 
+use crate::shape::BodyShape;
+
 /// Largest `safe_margin` that still lets the stair sweeps reach steps, m. Jolt and Godot
 /// Physics both default to 0.001 m.
 pub const MAX_SAFE_MARGIN: f32 = 0.01;
@@ -41,6 +43,32 @@ pub struct ShapeChild {
     /// Height of the shape's bottom above the body's origin, m; `None` when not known (no
     /// capsule, cylinder or box shape).
     pub bottom: Option<f32>,
+}
+
+impl ShapeChild {
+    /// A `CollisionShape3D` child named `name` whose local position is `y` m up the body,
+    /// holding `shape` with its margin (m), or no shape resource (`None`).
+    pub fn collision_shape(name: String, y: f32, shape: Option<(BodyShape, f32)>) -> Self {
+        Self {
+            name,
+            margin: shape.map(|(_, margin)| margin),
+            rounds_edges: shape.is_some_and(|(shape, _)| shape.rounds_edges()),
+            bottom: shape
+                .and_then(|(shape, _)| shape.height())
+                .map(|height| y - 0.5 * height),
+        }
+    }
+
+    /// A `CollisionPolygon3D` child named `name` with margin `margin` (m): Godot extrudes it
+    /// into convex shapes with that margin, whose edges Jolt rounds; its bottom is not known.
+    pub fn polygon(name: String, margin: f32) -> Self {
+        Self {
+            name,
+            margin: Some(margin),
+            rounds_edges: true,
+            bottom: None,
+        }
+    }
 }
 
 /// What a `RustCharacterBody3D` knows about its setup.
@@ -257,6 +285,46 @@ mod tests {
         // A shape whose height is unknown (a convex one) is not judged.
         setup.shapes[0].bottom = None;
         assert!(body_warnings(&setup).is_empty());
+    }
+
+    #[test]
+    fn shape_children_are_read_from_their_shapes() {
+        let capsule = BodyShape::Capsule {
+            radius: 0.3,
+            height: 1.8,
+        };
+        let standing = ShapeChild::collision_shape("Body".into(), 0.9, Some((capsule, 0.04)));
+        assert_eq!(
+            standing,
+            ShapeChild {
+                name: "Body".into(),
+                margin: Some(0.04),
+                rounds_edges: false,
+                bottom: Some(0.0),
+            }
+        );
+        // A cylinder lifted 0.4 m above the origin for a smooth ground follow.
+        let cylinder = BodyShape::Cylinder { height: 1.4 };
+        let floating = ShapeChild::collision_shape("Float".into(), 1.1, Some((cylinder, 0.001)));
+        assert!((floating.bottom.unwrap() - 0.4).abs() < 1e-6);
+        assert!(floating.rounds_edges);
+        let convex =
+            ShapeChild::collision_shape("Hull".into(), 1.0, Some((BodyShape::Convex, 0.04)));
+        assert_eq!((convex.bottom, convex.rounds_edges), (None, true));
+        let empty = ShapeChild::collision_shape("Empty".into(), 1.0, None);
+        assert_eq!(
+            (empty.margin, empty.bottom, empty.rounds_edges),
+            (None, None, false)
+        );
+        let polygon = ShapeChild::polygon("Poly".into(), 0.04);
+        assert_eq!(
+            (polygon.margin, polygon.bottom, polygon.rounds_edges),
+            (Some(0.04), None, true)
+        );
+        // The readings feed the warnings: the polygon's margin is one.
+        let mut setup = good_body();
+        setup.shapes.push(polygon);
+        one_warning(&setup, "\"Poly\" has margin 0.04 m");
     }
 
     #[test]
