@@ -1,8 +1,11 @@
 //! The Godot world end to end: a real Godot 4.6 + Jolt in headless Chromium answers the port.
 //!
 //! These tests need Chromium and the pinned web template (`scripts/godot-web/setup.sh`); without
-//! them they fail, saying what is missing. `KCC_SKIP_GODOT=1` skips them (each says so).
+//! them they fail, saying what is missing. `KCC_SKIP_GODOT=1` skips them, and each skip prints a
+//! `SKIPPED` line among the test results (written to the stderr handle itself, which libtest
+//! does not capture: a passing test's `eprintln!` would be hidden).
 
+use std::io::Write;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -15,8 +18,9 @@ fn root() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
 }
 
-/// A session, or `None` (with a note) when the Godot world is missing and KCC_SKIP_GODOT=1.
-fn session() -> Option<GodotSession> {
+/// A session, or `None` (with a note) when the Godot world is missing and KCC_SKIP_GODOT=1;
+/// `test` names the test in the note.
+fn session(test: &str) -> Option<GodotSession> {
     let required = !std::env::var("KCC_SKIP_GODOT").is_ok_and(|v| v == "1");
     let parts = browser::find().and_then(|chromium| Ok((chromium, Engine::locate(root())?)));
     match parts {
@@ -25,7 +29,12 @@ fn session() -> Option<GodotSession> {
                 .unwrap_or_else(|e| panic!("{e}")),
         ),
         Err(e) if !required => {
-            eprintln!("skipped (KCC_SKIP_GODOT=1): {e}");
+            // Not `eprintln!`: libtest captures it and shows it only for a failing test. One write
+            // of a whole line, on a line of its own among the results of tests running beside it.
+            let note = format!(
+                "\nSKIPPED godot_world::{test} (KCC_SKIP_GODOT=1, it reports ok without running): {e}\n"
+            );
+            let _ = std::io::stderr().write_all(note.as_bytes());
             None
         }
         Err(e) => panic!(
@@ -80,7 +89,9 @@ fn step_scene(tick_rate: f64) -> SceneDesc {
 
 #[test]
 fn godot_with_jolt_answers_the_port() {
-    let Some(mut session) = session() else { return };
+    let Some(mut session) = session("godot_with_jolt_answers_the_port") else {
+        return;
+    };
     let hello = session.hello().clone();
     assert!(hello.jolt, "{hello:?}");
     assert!((hello.major, hello.minor) >= (4, 4), "{hello:?}");
@@ -130,7 +141,9 @@ fn godot_with_jolt_answers_the_port() {
 
 #[test]
 fn an_overlap_is_measured_by_jolt() {
-    let Some(mut session) = session() else { return };
+    let Some(mut session) = session("an_overlap_is_measured_by_jolt") else {
+        return;
+    };
     let mut scene = step_scene(60.0);
     // 5 cm down into the floor.
     scene.start = [0.0, -0.05, 0.0];
@@ -141,7 +154,11 @@ fn an_overlap_is_measured_by_jolt() {
 
 #[test]
 fn a_browser_that_dies_mid_run_is_a_clear_error_and_leaves_nothing_behind() {
-    let Some(mut session) = session() else { return };
+    let Some(mut session) =
+        session("a_browser_that_dies_mid_run_is_a_clear_error_and_leaves_nothing_behind")
+    else {
+        return;
+    };
     let group = nix::unistd::Pid::from_raw(session.browser_pid() as i32);
     let mut body = GodotBody::new(&mut session, step_scene(60.0)).unwrap();
     nix::sys::signal::killpg(group, nix::sys::signal::Signal::SIGKILL).unwrap();
