@@ -83,9 +83,7 @@ pub enum Surface {
 /// The [`Surface`] a contact with `normal` is for a body whose up is `up` (unit) and whose
 /// steepest floor is `max_angle` (rad). A degenerate normal (zero, not finite) is a side.
 pub fn classify(normal: Vec3, up: Vec3, max_angle: f32) -> Surface {
-    let Some(normal) = usable_normal(normal) else {
-        return Surface::Side;
-    };
+    // A degenerate normal is no floor, and its cosine (0 or NaN) neither steep nor overhang.
     let cosine = normal.dot(up);
     if is_walkable(normal, up, max_angle) {
         if cosine >= LEVEL_COSINE {

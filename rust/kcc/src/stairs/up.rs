@@ -1,0 +1,536 @@
+//! Step up ([`step_up`]), when the body stands on floor and moves. Queries only: the body is not
+//! moved. Its stages:
+//! 1. **Probe** the tick's horizontal motion ([`find_obstacle`]). Free: no step, the slide makes
+//!    the move. Walkable ground in the way (a ramp, the edge the body rolls over) is slid along
+//!    in case a riser follows; a path that ends free or on walkable ground, or an overhang, is
+//!    no step: sliding handles it.
+//! 2. **Up** from the obstacle by at most the max step height, sliding along ceilings.
+//! 3. **Forward** by the motion left, at least the minimum forward step, sliding along walls
+//!    ([`look_ahead`]).
+//! 4. **Down** by at most the height climbed ([`land`]). The landing must be higher than the
+//!    start and walkable. A tilted landing (a rounded shape resting on the step's edge) is moved
+//!    ahead onto the tread when a second look a little further ahead finds one (halfway there
+//!    when that is already walkable), since the engine's slide stops against such an edge.
+//! 5. **Check** the riser between the surface under the body and the landing's contact point
+//!    against the max step height ([`riser_fits`]), and that the tread is deep enough: the
+//!    body needs the minimum step depth of room ahead ([`deep_enough`]).
+
+use glam::Vec3;
+
+use crate::body::{Contact, KinematicBody, MotionTest};
+use crate::floor::{horizontal, slide, unit_up, vertical};
+use crate::settings::StairSettings;
+use crate::surface::{
+    FLOOR_ANGLE_MARGIN, GRAZING_COSINE, Surface, TOWARD_RISER_COSINE, classify, is_level,
+    is_walkable, supports, usable_normal,
+};
+use crate::sweep::iterate_sweep;
+use crate::tolerances::MIN_STEP_RISE;
+
+/// What lies ahead of a grounded body for this tick's horizontal motion.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Ahead {
+    /// Nothing in the way, or only walkable ground that Godot's slide follows.
+    Free,
+    /// The body can step up onto a ledge; it has not been moved yet. The forward part of the
+    /// step covers this tick's horizontal motion.
+    Stepped(StepUp),
+    /// Something is in the way that is not a step: slide along it.
+    Blocked,
+}
+
+/// A step up that was found.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StepUp {
+    /// Displacement from the body's position to the landing on the step, m.
+    pub displacement: Vec3,
+    /// Height gained, m (positive).
+    pub height: f32,
+    /// Height of the step's top where the body lands (its contact there), above the body's
+    /// position, m: `height` for a flat bottom on the tread, more for a rounded one resting on
+    /// the edge.
+    pub tread: f32,
+    /// The landing is on the step's edge (a rounded bottom on it, too steep to be floor for the
+    /// engine), with a walkable tread right behind it: the edge supports the body.
+    pub on_edge: bool,
+    /// How high above the body's position its bottom clears the top of the step, m (at least
+    /// `height`; less than that only under a ceiling).
+    pub clearance: f32,
+    /// How far the tick's own horizontal motion carries the body past where it met the step,
+    /// m (negative when it stops short of it).
+    pub past_obstacle: f32,
+    /// What stopped the motion leans back from the body (its contact normal points up a
+    /// little): the rounding of the step's edge, or a rounded bottom touching the edge from
+    /// below it, not a vertical riser's face.
+    pub tilted_obstacle: bool,
+    /// The landing's contact is level: a flat bottom standing flat on the tread, not a
+    /// rounded one resting on the tread near its edge.
+    pub level_landing: bool,
+    /// A landing met at the body's feet on the rounding of the step's edge, with a tread
+    /// behind it (`tread_height`): a flat bottom's rim on the rounding, not a rounded bottom's
+    /// side.
+    pub rim_on_edge: bool,
+    /// Height of the tread behind a landing on the edge's rounding above the body's position,
+    /// m: where a flat bottom resting on the rounding stands once on the tread (`height` when
+    /// no such tread was looked for).
+    pub tread_height: f32,
+}
+
+/// Probes `motion` (m, this tick: horizontal, or following the slope of the floor under the
+/// body as the move did) from `from` (the body's origin, m) and, if a step blocks it, finds the
+/// landing on top of the step. Does not move the body. Past the probe, only the horizontal part
+/// of `motion` counts.
+///
+/// The probe reaches at least the minimum forward step ahead: a slow body resting against a
+/// riser within the safe margin would otherwise find its short motion free (the recovery
+/// pushes it clear first), while the engine's slide stops it there as against a wall.
+///
+/// `level` says the body stands at `from` on level floor: the floor under it needs no probe
+/// (it is at the body's origin, its feet), and a level landing is a riser exactly as high as
+/// the body rises.
+///
+/// `met`: what a test of `motion` from `from` already found, when the caller has it (the first
+/// collision of a slide that made that motion, see [`KinematicBody::first_slide_collision`]): it
+/// stands for the probe's first test, which is then not made.
+pub fn step_up<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    from: Vec3,
+    motion: Vec3,
+    settings: &StairSettings,
+    level: bool,
+    met: Option<MotionTest>,
+) -> Ahead {
+    let up = unit_up(body.up_direction());
+    let flat = horizontal(motion, up).length();
+    let asked = motion;
+    let motion = at_least(motion, flat, settings.min_step_forward.max(0.0));
+    // 1. Probe.
+    let obstacle = match find_obstacle(body, from, motion, asked, met, settings) {
+        Probe::Found(obstacle) => obstacle,
+        Probe::Free => return Ahead::Free,
+        Probe::Blocked => return Ahead::Blocked,
+    };
+    let length = horizontal(motion, up).length();
+    if !settings.step_up_enabled
+        || settings.max_step_height <= 0.0
+        || length <= 0.0
+        || obstacle.overhang
+    {
+        return Ahead::Blocked;
+    }
+    let direction = horizontal(motion, up) / length;
+    // 2. Up from where the probe stopped.
+    let rise = iterate_sweep(
+        body,
+        obstacle.at,
+        up * settings.max_step_height,
+        settings.sweep_iterations,
+    );
+    if vertical(rise.end - obstacle.at, up) <= MIN_STEP_RISE {
+        return Ahead::Blocked;
+    }
+    // 3. Forward, and 4. down onto the step.
+    let ahead = look_ahead(body, rise.end, direction, obstacle.remainder, settings);
+    let Some(landed) = land(body, from, &ahead, &obstacle, direction, settings) else {
+        return Ahead::Blocked;
+    };
+    let landing = landed.landing;
+    let height = vertical(landing.position - from, up);
+    if height <= MIN_STEP_RISE {
+        return Ahead::Blocked;
+    }
+    // 5. The riser and the tread.
+    let Some(tread) = riser_fits(body, from, ahead.top, &landing, level, settings) else {
+        return Ahead::Blocked;
+    };
+    if !deep_enough(body, &landing, &ahead, obstacle.at, direction, settings) {
+        return Ahead::Blocked;
+    }
+    // Lifted this high, the body passes over the step's top: its contact, plus the engines'
+    // margins, within what the sweep up found free.
+    let clearance = (tread + 2.0 * body.safe_margin())
+        .min(vertical(ahead.top - from, up))
+        .max(height);
+    Ahead::Stepped(StepUp {
+        displacement: landing.position - from,
+        height,
+        tread,
+        on_edge: landed.on_edge,
+        clearance,
+        past_obstacle: flat - horizontal(obstacle.at - from, up).dot(direction),
+        tilted_obstacle: supports(obstacle.contact.normal, up),
+        level_landing: is_level(landing.contact.normal, up),
+        rim_on_edge: landed.rim && landed.tread_height.is_some(),
+        tread_height: landed.tread_height.unwrap_or(height),
+    })
+}
+
+/// `motion` (m) lengthened to reach at least `reach` (m) ahead; `flat` is its horizontal
+/// length (m). A motion with no horizontal part is none.
+fn at_least(motion: Vec3, flat: f32, reach: f32) -> Vec3 {
+    if flat >= reach {
+        motion
+    } else if flat > 0.0 {
+        motion * (reach / flat)
+    } else {
+        Vec3::ZERO
+    }
+}
+
+/// What stopped the probe of a step up.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Obstacle {
+    /// Where the probe stopped, m.
+    at: Vec3,
+    /// The contact that stopped it.
+    contact: Contact,
+    /// What was left of the motion there, m.
+    remainder: Vec3,
+    /// The contact faces down: no step up passes it.
+    overhang: bool,
+}
+
+/// What the probe of a step up found.
+enum Probe {
+    /// Something that is not walkable ground stopped it.
+    Found(Obstacle),
+    /// Nothing, or only walkable ground that the slide follows.
+    Free,
+    /// Walkable ground that turned the motion back: no step.
+    Blocked,
+}
+
+/// Probes `motion` (m) from `from` (m): the probe and at most one slide along walkable ground,
+/// so a riser right behind an edge (or at a ramp's top) is found, and a failed attempt stays
+/// cheap. `asked` is the motion the caller's `met` (the first collision of its slide) made,
+/// before it was lengthened to the minimum forward step: the same contact stops the probe, at
+/// the same place, and stands for its first test.
+fn find_obstacle<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    from: Vec3,
+    motion: Vec3,
+    asked: Vec3,
+    met: Option<MotionTest>,
+    settings: &StairSettings,
+) -> Probe {
+    let up = unit_up(body.up_direction());
+    let max_angle = body.floor_max_angle();
+    let mut at = from;
+    let mut rest = motion;
+    let mut met = met.filter(|m| m.contact.is_some()).map(|m| MotionTest {
+        remainder: m.remainder + (motion - asked),
+        ..m
+    });
+    for _ in 0..settings.sweep_iterations.clamp(1, 2) {
+        let test = match met.take() {
+            Some(known) => known,
+            None => body.test_move(at, rest),
+        };
+        let Some(hit) = test.contact else {
+            // Free, or free after following walkable ground as Godot's slide would: done.
+            return Probe::Free;
+        };
+        at += test.travel;
+        let surface = classify(hit.normal, up, max_angle - FLOOR_ANGLE_MARGIN);
+        if !matches!(surface, Surface::Level | Surface::Slope) {
+            return Probe::Found(Obstacle {
+                at,
+                contact: hit,
+                remainder: test.remainder,
+                overhang: surface == Surface::Overhang,
+            });
+        }
+        rest = floor_slide(test.remainder, hit.normal, up);
+        if rest.dot(motion) <= 0.0 {
+            break;
+        }
+    }
+    Probe::Blocked
+}
+
+/// The forward look over a step (see [`look_ahead`]).
+struct LookAhead {
+    /// Where the sweep up ended, m.
+    top: Vec3,
+    /// The forward sweep from `top`, out to the tread test beyond the motion.
+    first: MotionTest,
+    /// How far straight ahead the forward sweep went, m.
+    straight: f32,
+    /// Above the landing at the end of the motion (at least the minimum forward step), m.
+    near: Vec3,
+    /// Above the furthest point looked at (the tread test further on), m.
+    far: Vec3,
+}
+
+/// One sweep from `top` (m) along the unit `direction` out to the furthest point looked at:
+/// the rest of the motion (`remainder`, m, at least the minimum forward step) and the tread
+/// test beyond it. Its first, straight part is free, so the nearer landing needs no sweep of
+/// its own; what it meets is slid along with the sweep's remaining iterations.
+fn look_ahead<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    top: Vec3,
+    direction: Vec3,
+    remainder: Vec3,
+    settings: &StairSettings,
+) -> LookAhead {
+    let up = unit_up(body.up_direction());
+    let forward = horizontal(remainder, up)
+        .length()
+        .max(settings.min_step_forward);
+    let reach = forward + settings.step_forward_test.max(0.0);
+    let first = body.test_move(top, direction * reach);
+    let straight = horizontal(first.travel, up).dot(direction);
+    let near = if straight >= forward {
+        top + direction * forward
+    } else {
+        top + first.travel
+    };
+    let far = match first.contact.and_then(|hit| usable_normal(hit.normal)) {
+        Some(normal) if settings.sweep_iterations > 1 => {
+            let rest = slide(first.remainder, normal);
+            let more = settings.sweep_iterations - 1;
+            iterate_sweep(body, top + first.travel, rest, more).end
+        }
+        _ => top + first.travel,
+    };
+    LookAhead {
+        top,
+        first,
+        straight,
+        near,
+        far,
+    }
+}
+
+/// Where a step up lands (see [`land`]).
+struct Landed {
+    /// The place on the step.
+    landing: Landing,
+    /// A rounded bottom rests on the step's edge, a walkable tread behind it.
+    on_edge: bool,
+    /// The landing's contact is at the body's feet (within two safe margins): a flat
+    /// bottom's rim.
+    rim: bool,
+    /// Height of the tread behind a landing on the edge (or its rounding) above the start, m.
+    tread_height: Option<f32>,
+}
+
+/// Down onto the step from the forward look `ahead`, no lower than `start` (m). A landing too
+/// steep to be floor (a rounded bottom on the step's edge) counts only with a walkable tread
+/// right behind it ([`tread_behind`]): the body then rests on the edge, or, when the way ahead
+/// was not clear, stands on that tread. A flat bottom's rim on the walkable rounding of the
+/// edge (not level) notes the height of the level tread behind it, with the flat base.
+fn land<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    start: Vec3,
+    ahead: &LookAhead,
+    obstacle: &Obstacle,
+    direction: Vec3,
+    settings: &StairSettings,
+) -> Option<Landed> {
+    let up = unit_up(body.up_direction());
+    let mut landing = drop_onto(body, start, ahead.near)?;
+    let mut on_edge = false;
+    let mut tread_height = None;
+    if !is_walkable(landing.contact.normal, up, body.floor_max_angle()) {
+        // A rounded bottom resting on the step's edge is not on floor for the engine. Step on
+        // only if a walkable tread follows a little further on. The edge then supports the
+        // body (see `StepDown::on_edge`), which rolls up over it in the next ticks at its own
+        // speed. When the way ahead was not clear, stand on the tread instead.
+        let tread = tread_behind(
+            body,
+            start,
+            ahead,
+            obstacle.contact.normal,
+            direction,
+            settings,
+        )?;
+        if ahead.first.contact.is_some() {
+            landing = tread;
+        } else {
+            on_edge = true;
+            tread_height = Some(vertical(tread.position - start, up));
+        }
+    }
+    let rim = vertical(landing.contact.point - landing.position, up) <= 2.0 * body.safe_margin();
+    if settings.flat_base
+        && rim
+        && tread_height.is_none()
+        && !is_level(landing.contact.normal, up)
+        && let Some(tread) = drop_onto(body, start, ahead.far)
+        && is_level(tread.contact.normal, up)
+    {
+        tread_height = Some(vertical(tread.position - start, up));
+    }
+    Some(Landed {
+        landing,
+        on_edge,
+        rim,
+        tread_height,
+    })
+}
+
+/// The walkable tread behind a landing on a step's edge: down from the far end of the forward
+/// look, or, approached at a grazing angle, toward the riser (with contact `riser`), as Jolt's
+/// `CharacterVirtual` does within its `mWalkStairsCosAngleForwardContact`: the look along a
+/// motion nearly parallel to the riser finds only the edge again. Toward the riser first when
+/// the motion is more than 70 degrees off it. `None` without a tread test or a tread.
+fn tread_behind<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    start: Vec3,
+    ahead: &LookAhead,
+    riser: Vec3,
+    direction: Vec3,
+    settings: &StairSettings,
+) -> Option<Landing> {
+    if settings.step_forward_test <= 0.0 {
+        return None;
+    }
+    let up = unit_up(body.up_direction());
+    let max_angle = body.floor_max_angle();
+    let walkable = |tread: &Landing| is_walkable(tread.contact.normal, up, max_angle);
+    let toward = toward_riser(riser, direction, up);
+    let grazing = toward.is_some_and(|toward| toward.dot(direction) < GRAZING_COSINE);
+    // One slanted sweep, toward the riser by the tread test and down to the start's height:
+    // what it meets first is the tread when walkable.
+    let near = ahead.near;
+    let look_toward = |body: &mut B| {
+        let toward = toward?;
+        let drop = vertical(near - start, up);
+        let slant = body.test_move(near, toward * settings.step_forward_test - up * drop);
+        let contact = slant.contact?;
+        let landing = Landing {
+            position: near + slant.travel,
+            contact,
+            above: near + horizontal(slant.travel, up),
+        };
+        Some(landing).filter(walkable)
+    };
+    let mut tread = if grazing { look_toward(body) } else { None };
+    if tread.is_none() {
+        tread = drop_onto(body, start, ahead.far).filter(walkable);
+    }
+    if tread.is_none() && !grazing {
+        tread = look_toward(body);
+    }
+    tread
+}
+
+/// The height of the step's top where the body lands above `start` (m), when the riser is low
+/// enough; `None` when it is not. The riser is measured between the surfaces, not the body's
+/// positions: a rounded bottom resting on an edge sits lower than the tread and must not sneak
+/// up a higher step. The body's origin is its feet, so whatever it stands on lies no lower
+/// than the origin less the safe margin: a landing whose contact is within the max step height
+/// of the feet is a low enough riser whatever the floor under the body, and needs no probe of
+/// it. On `level` floor the origin is on the floor, and a level landing is as high as the body
+/// rises. A flat base stands on the step's top or not at all: with no room to rise above it
+/// (under a ceiling, `top` is where the sweep up ended, m), the body would only roll part way
+/// up the edge, and that is no step.
+fn riser_fits<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    start: Vec3,
+    top: Vec3,
+    landing: &Landing,
+    level: bool,
+    settings: &StairSettings,
+) -> Option<f32> {
+    let up = unit_up(body.up_direction());
+    let height = vertical(landing.position - start, up);
+    let contact_height = vertical(landing.contact.point - start, up);
+    if settings.flat_base && vertical(top - start, up) + body.safe_margin() < contact_height {
+        return None;
+    }
+    let riser = if level && is_level(landing.contact.normal, up) {
+        height
+    } else if level || contact_height <= settings.max_step_height {
+        contact_height
+    } else {
+        let support = body.test_move(start, -up * settings.max_step_height);
+        let floor = support
+            .contact
+            .map_or(vertical(start, up), |c| vertical(c.point, up));
+        vertical(landing.contact.point, up) - floor
+    };
+    (riser <= settings.max_step_height + body.safe_margin()).then_some(contact_height)
+}
+
+/// True when the tread leaves room ahead: the minimum step depth, measured from where the probe
+/// stopped (`obstacle`, m) at the swept-up height (as Rapier's `min_width`), above the edge a
+/// rounded body may rest on. A landing on the forward sweep's line needs no sweep of its own
+/// when that one reached far enough or hit something.
+fn deep_enough<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    landing: &Landing,
+    ahead: &LookAhead,
+    obstacle: Vec3,
+    direction: Vec3,
+    settings: &StairSettings,
+) -> bool {
+    let up = unit_up(body.up_direction());
+    let advanced = horizontal(landing.above - obstacle, up).dot(direction);
+    let room = settings.min_step_depth - advanced.max(0.0);
+    if room <= body.safe_margin() {
+        return true;
+    }
+    let on_line = landing.above == ahead.near;
+    let (wall, travel) =
+        if on_line && (ahead.first.contact.is_some() || ahead.straight >= advanced + room) {
+            (ahead.first.contact, ahead.straight - advanced)
+        } else {
+            let look = body.test_move(landing.above, direction * room);
+            (look.contact, look.travel.dot(direction))
+        };
+    let Some(wall) = wall else {
+        return true;
+    };
+    let blocked =
+        !is_walkable(wall.normal, up, body.floor_max_angle()) && travel < room - body.safe_margin();
+    !blocked
+}
+
+/// The horizontal direction into a riser with contact `normal` for a body moving along the
+/// horizontal unit `direction`, when it moves into it within [`TOWARD_RISER_COSINE`]; `None`
+/// otherwise or for a normal with no horizontal part.
+fn toward_riser(normal: Vec3, direction: Vec3, up: Vec3) -> Option<Vec3> {
+    let toward = horizontal(-normal, up).try_normalize()?;
+    (toward.dot(direction) >= TOWARD_RISER_COSINE).then_some(toward)
+}
+
+/// `rest` slid along walkable ground with unit `normal` the way Godot's `move_and_slide` does
+/// on floor: along the line where the motion's vertical plane meets the floor, so the heading
+/// does not bend downhill, with the length of a plain slide.
+fn floor_slide(rest: Vec3, normal: Vec3, up: Vec3) -> Vec3 {
+    let plain = slide(rest, normal);
+    let along = up.cross(rest).cross(normal).normalize_or_zero();
+    if along == Vec3::ZERO {
+        return plain;
+    }
+    along * plain.length()
+}
+
+/// A place found on top of a step.
+struct Landing {
+    /// Where the body would stand, m.
+    position: Vec3,
+    /// What it would stand on.
+    contact: Contact,
+    /// Where the forward sweep ended, above the landing, m.
+    above: Vec3,
+}
+
+/// From `above` (a place above the step the forward sweep reached), sweeps down no lower than
+/// the height of `start`. `None` when nothing was found to stand on.
+fn drop_onto<B: KinematicBody + ?Sized>(body: &mut B, start: Vec3, above: Vec3) -> Option<Landing> {
+    let up = unit_up(body.up_direction());
+    let drop = vertical(above - start, up);
+    if drop <= 0.0 {
+        return None;
+    }
+    let down = body.test_move(above, -up * drop);
+    let contact = down.contact?;
+    Some(Landing {
+        position: above + down.travel,
+        contact,
+        above,
+    })
+}
