@@ -5,18 +5,37 @@ use glam::Vec3;
 use kcc::{Controller, KinematicBody};
 use kcc_parry::geometry;
 
-/// Walks 2 s toward -Z at 4 m/s and returns the highest point the body reached.
+/// Walks 2 s toward -Z at 4 m/s and returns the highest point the body reached, where it
+/// ended, and the gap ahead of it there (see [`gap_ahead`]).
 fn highest(
     world: &std::sync::Arc<kcc_parry::World>,
     shape: kcc_parry::CharacterShape,
-) -> (f32, Vec3) {
+) -> (f32, Vec3, f32) {
     let controller = Controller::new(settings(4.0)).unwrap();
     let mut body = body(world, shape, Vec3::ZERO);
     settle(&controller, &mut body, 60.0);
     let trace = walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 120);
     let top = trace.iter().map(|t| t.after.y).fold(0.0, f32::max);
-    (top, body.position())
+    let end = body.position();
+    (top, end, gap_ahead(&mut body, end))
 }
+
+/// How far the body at `end` could still move toward -Z before it touches something, m (1 m
+/// when nothing is that close). A "not climbed" test also checks that the body got to what it
+/// did not climb: it stands against it (a gap of at most a centimetre), so a body that never
+/// moved, or stopped short, fails.
+fn gap_ahead(body: &mut kcc_parry::ParryBody, end: Vec3) -> f32 {
+    let probe = body.test_move(end, Vec3::NEG_Z);
+    if probe.collided() {
+        probe.travel.dot(Vec3::NEG_Z)
+    } else {
+        1.0
+    }
+}
+
+/// Largest gap between a body stopped by an obstacle and the obstacle, m: the safe margin
+/// (1 mm) and what the last tick's slide left of its push.
+const AGAINST: f32 = 0.01;
 
 #[test]
 fn riser_higher_than_max_step_is_not_climbed() {
@@ -25,16 +44,20 @@ fn riser_higher_than_max_step_is_not_climbed() {
         geometry::aabb_box(Vec3::new(0.0, 0.225, -2.0), Vec3::new(4.0, 0.45, 2.0)).unwrap(),
     ]);
     for shape in [capsule(), cylinder()] {
-        let (top, end) = highest(&world, shape);
+        let (top, end, gap) = highest(&world, shape);
         assert!(top < 0.01, "{shape:?} climbed to {top}");
         assert!(end.z > -1.0 + 0.0, "{shape:?} passed the riser: {end}");
+        assert!(
+            gap < AGAINST,
+            "{shape:?} stopped {gap} m short of the riser: {end}"
+        );
     }
     // The same riser at 0.35 m is climbed.
     let world = crate::common::world(vec![
         geometry::aabb_box(Vec3::new(0.0, 0.175, -2.0), Vec3::new(4.0, 0.35, 2.0)).unwrap(),
     ]);
     for shape in [capsule(), cylinder()] {
-        let (top, _) = highest(&world, shape);
+        let (top, _, _) = highest(&world, shape);
         assert!(top > 0.34, "{shape:?} did not climb 0.35 m: {top}");
     }
 }
@@ -47,8 +70,12 @@ fn thin_ledge_against_a_wall_is_not_climbed() {
         geometry::aabb_box(Vec3::new(0.0, 1.5, -1.55), Vec3::new(4.0, 3.0, 1.0)).unwrap(),
     ]);
     for shape in [capsule(), cylinder()] {
-        let (top, _) = highest(&world, shape);
+        let (top, end, gap) = highest(&world, shape);
         assert!(top < 0.01, "{shape:?} climbed the thin ledge to {top}");
+        assert!(
+            gap < AGAINST,
+            "{shape:?} stopped {gap} m short of the ledge: {end}"
+        );
     }
 }
 
@@ -59,14 +86,18 @@ fn stairs_with_treads_too_shallow_are_not_climbed() {
         geometry::stairs(Vec3::new(0.0, 0.0, -1.0), Vec3::NEG_Z, 10, 0.3, 0.05, 4.0).unwrap(),
     );
     for shape in [capsule(), cylinder()] {
-        let (top, _) = highest(&world, shape);
+        let (top, end, gap) = highest(&world, shape);
         assert!(top < 0.01, "{shape:?} climbed to {top}");
+        assert!(
+            gap < AGAINST,
+            "{shape:?} stopped {gap} m short of the stairs: {end}"
+        );
     }
     // With deeper treads than the minimum step depth they are climbed.
     let world = crate::common::world(
         geometry::stairs(Vec3::new(0.0, 0.0, -1.0), Vec3::NEG_Z, 3, 0.3, 0.15, 4.0).unwrap(),
     );
-    let (top, _) = highest(&world, cylinder());
+    let (top, _, _) = highest(&world, cylinder());
     assert!(top > 0.89, "did not climb 0.15 m treads: {top}");
 }
 
@@ -94,10 +125,12 @@ fn step_onto_a_surface_steeper_than_floor_max_angle_is_not_taken() {
             trace.iter().all(|t| t.report.step_up == 0.0),
             "{shape:?} stepped onto the steep face"
         );
+        let end = body.position();
+        assert!(end.y < 0.01, "{shape:?} ended at {end}");
+        let gap = gap_ahead(&mut body, end);
         assert!(
-            body.position().y < 0.01,
-            "{shape:?} ended at {}",
-            body.position()
+            gap < AGAINST,
+            "{shape:?} stopped {gap} m short of the wedge: {end}"
         );
     }
 }
@@ -129,10 +162,12 @@ fn low_ceiling_over_a_step_is_never_entered() {
             );
         }
         // A capsule may roll part way up the step's edge under the ceiling, never onto it.
+        let end = body.position();
+        assert!(end.y < 0.29, "{shape:?} squeezed onto the step: {end}");
+        let gap = gap_ahead(&mut body, end);
         assert!(
-            body.position().y < 0.29,
-            "{shape:?} squeezed onto the step: {}",
-            body.position()
+            gap < AGAINST,
+            "{shape:?} stopped {gap} m short of the step: {end}"
         );
     }
     // With enough headroom (ceiling at 2.2 m: 1.9 m over the step), the step is climbed.

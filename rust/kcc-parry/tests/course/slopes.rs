@@ -45,6 +45,7 @@ fn spiral_staircase_of_16_steps_is_climbed() {
     let mut body = body(&world, cylinder(), start);
     settle(&controller, &mut body, 60.0);
     let mut velocity = Vec3::ZERO;
+    let mut steps = Vec::new();
     for tick in 0..60 * 20 {
         let p = body.position();
         let angle = (-p.z).atan2(p.x);
@@ -64,13 +65,22 @@ fn spiral_staircase_of_16_steps_is_climbed() {
             1.0 / 60.0,
         );
         velocity = report.velocity;
+        steps.extend(report.stepped);
         assert!(
             body.penetration() < 0.002,
             "inside a step at {}",
             body.position()
         );
         if body.position().y > 3.19 {
-            assert!(tick > 0);
+            // On the top tread after one step per riser (the cylinder's flat base), each 0.2 m.
+            assert_eq!(steps.len(), 16, "{steps:?}");
+            assert!(steps.iter().all(|dy| (dy - 0.2).abs() < 0.02), "{steps:?}");
+            // At the walk's pace: the top riser is at 300 degrees, and the cylinder (0.4 m,
+            // 15.3 degrees of the 1.5 m walking line) meets it with its centre at 284.7: from
+            // the start at -22 degrees that is 5.35 rad of the line, 8.03 m, which 3 m/s (and
+            // the 5 % the course allows above it) cannot walk in less than 2.55 s.
+            let seconds = (tick + 1) as f32 / 60.0;
+            assert!(seconds >= 8.03 / (3.0 * 1.05), "on top after {seconds} s");
             return;
         }
     }
@@ -156,10 +166,13 @@ fn ramp_of_60_degrees_is_not_walkable() {
         let trace = walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 140);
         let top = trace.iter().map(|t| t.after.y).fold(0.0, f32::max);
         assert!(top < 0.45, "{shape:?} went up the 60 degree ramp to {top}");
+        let end = body.position();
+        assert!(end.y < 0.05, "{shape:?} ended on the ramp at {end}");
+        // It got to the ramp: it stands against its foot (within a centimetre).
+        let ahead = body.test_move(end, Vec3::NEG_Z);
         assert!(
-            body.position().y < 0.05,
-            "{shape:?} ended on the ramp at {}",
-            body.position()
+            ahead.collided() && ahead.travel.dot(Vec3::NEG_Z) < 0.01,
+            "{shape:?} stopped short of the ramp: {end}, {ahead:?}"
         );
     }
 }
