@@ -3,8 +3,9 @@
 // through the DevTools protocol (Input.dispatchKeyEvent) to walk the character up the sample
 // course's main staircase (Stairs30cm: eight 0.3 m steps in front of the spawn) and back down,
 // for each tick rate and shape asked. The page records every physics tick (position, floor,
-// camera); the check asserts on that trace and saves two screenshots per walk (on the stairs,
-// at the top) into the output folder, each checked not to be blank.
+// camera); the check asserts on that trace (on the floor every tick, one step per riser each
+// way, the camera's jolt) and saves two screenshots per walk (on the stairs, at the top) into
+// the output folder, each checked not to be blank.
 //
 //   node scripts/web-demo/check.mjs [--rates 60,144] [--shapes capsule,cylinder] [--out DIR]
 //                                   [--max-jolt M] [--run] [--compare]
@@ -37,10 +38,14 @@ const out = resolve(root, option('out', 'out/web-demo-check'));
 mkdirSync(out, { recursive: true });
 
 // The staircase (godot_project/course.tscn, Stairs30cm): risers from z = -2 going -z, 0.3 m
-// each, the landing at 2.4 m from z = -4.4 on.
+// each, the landing at 2.4 m from z = -4.4 on: eight risers.
 const TOP = 2.4;
 const LANDING_Z = -4.4;
 const BOTTOM_Z = -2.0;
+const RISE = 0.3;
+const RISERS = Math.round(TOP / RISE);
+// How far a step's height may be from the riser's (kcc-sim's `steps_per_riser`: 2 cm).
+const RISER_TOLERANCE = 0.02;
 // The largest jolt of the camera in one tick, m (see the walk's measure below and the
 // README, "Play it in the browser"): 2 cm, or --max-jolt M.
 const MAX_JOLT = Number(option('max-jolt', '0.02'));
@@ -141,9 +146,11 @@ async function walk(browser, url, rate, shape) {
     await sleep(300);
     const shots = {};
     shots.top = await page.screenshot({ path: join(out, `${name}-top.png`) });
+    const topTick = (await last(page)).tick;
     // Down, walking backwards (the camera keeps looking up the stairs).
     const down = await holdUntil(page, 'KeyS', (row) => row.y < 0.01 && row.z > BOTTOM_Z + 0.5);
     if (!down) problems.push('did not come back down');
+    const bottomTick = (await last(page)).tick;
     // A screenshot on the stairs: walk up three steps again.
     await holdUntil(page, 'KeyW', (row) => row.y > 0.85);
     await sleep(200);
@@ -177,6 +184,30 @@ async function walk(browser, url, rate, shape) {
     }
     if (jolt > MAX_JOLT) problems.push(`camera jolt ${(jolt * 100).toFixed(1)} cm in a tick`);
     const steps = rows.filter((row) => row.stepped !== 0).length;
+    // One step per riser (the core's flat base stands a capsule on each edge, as a cylinder
+    // stands): the eight risers up, the eight down, then up again as many as lie under the
+    // highest point of the last climb (three for 0.85 m, more when the key comes up late), each
+    // within 2 cm of 0.3 m and the right way.
+    const again = rows.filter((row) => row.tick > bottomTick);
+    const againTop = Math.max(0, ...again.map((row) => row.y));
+    const phases = [
+      ['up', begin, topTick, RISERS, 1],
+      ['down', topTick, bottomTick, RISERS, -1],
+      ['up again', bottomTick, Infinity, Math.round(againTop / RISE), 1],
+    ];
+    const counts = [];
+    for (const [what, from, to, risers, sign] of phases) {
+      const dys = rows.filter((row) => row.tick > from && row.tick <= to && row.stepped !== 0)
+        .map((row) => row.stepped);
+      const off = dys.filter((dy) => Math.sign(dy) !== sign
+        || Math.abs(Math.abs(dy) - RISE) > RISER_TOLERANCE);
+      counts.push(dys.length);
+      if (dys.length !== risers || off.length) {
+        problems.push(`${what}: ${dys.length} step ticks for ${risers} risers of ${RISE} m`
+          + (off.length ? `, ${off.length} not ${sign * RISE} m within 2 cm (${off.slice(0, 5)})` : ''));
+      }
+    }
+    if (againTop <= 0.85) problems.push(`climbed back only to ${againTop.toFixed(3)} m`);
     // The screenshots: not blank, the course's colours there.
     for (const [where, png] of Object.entries(shots)) {
       const seen = await colours(page, png);
@@ -186,7 +217,7 @@ async function walk(browser, url, rate, shape) {
       }
     }
     const summary = `${rows.length} ticks, top ${Math.max(...rows.map((r) => r.y)).toFixed(3)} m, `
-      + `${steps} step ticks, camera jolt at most ${(jolt * 100).toFixed(2)} cm `
+      + `${steps} step ticks (${counts[0]} up, ${counts[1]} down, ${counts[2]} up again), camera jolt at most ${(jolt * 100).toFixed(2)} cm `
       + `(camera moved at most ${(cameraMove * 100).toFixed(1)} cm in a tick, the body `
       + `${(bodyMove * 100).toFixed(1)} cm)`;
     return { name, problems, summary };
