@@ -7,8 +7,10 @@ extends SceneTree
 ## failed, or when a test stopped without finishing (a script error ends a coroutine silently:
 ## the runner waits at most TEST_FRAMES physics frames for each test). The body is driven
 ## through its script API (set_wish_direction, tick, move_and_step and the building blocks),
-## one call per physics frame, as a game's _physics_process would. The checks mirror the
-## core's course tests (rust/kcc-parry/tests).
+## one call per physics frame, as a game's _physics_process would, and by its built-in input
+## (the project's actions pressed with Input.action_press). The climbing checks mirror the
+## core's course tests (rust/kcc-parry/tests); the others check the node's own API: its four
+## signals, its getters, the return values of its step calls, and StepSmoothCamera3D.
 
 const STAIRS_SCENE := "res://tests/stairs_test.tscn"
 ## Physics tick, s (the project runs 60 physics ticks per second).
@@ -21,8 +23,11 @@ const SPEED := 4.0
 ## Largest error accepted on a height, m.
 const HEIGHT_TOLERANCE := 0.05
 ## The stairs climb toward -z: front of the first step and start of the top landing (z, m).
+## The landing is 2 m wide (x from -1 to 1), 3 m deep and 3 m high.
 const STAIRS_FRONT_Z := -1.0
 const LANDING_Z := -4.0
+## Radius of the player's capsule, m: how far its centre stays from a wall it walks into.
+const RADIUS := 0.3
 ## The lane of the stairs and the lane of the thin ledge (x, m). The ledge (0.3 m high, 0.05 m
 ## deep) stands against a 3 m wall whose front face is at z = -2.
 const STAIRS_X := 0.0
@@ -31,8 +36,16 @@ const LEDGE_FRONT_Z := -1.95
 const FORWARD := Vector3(0, 0, -1)
 const BACK := Vector3(0, 0, 1)
 const GRAVITY := 9.8
+## The input actions of the project's input map that RustCharacterBody3D reads by default.
+const ACTIONS: Array[StringName] = [
+	&"move_left", &"move_right", &"move_forward", &"move_back", &"jump"
+]
+## Local height of the test's StepSmoothCamera3D above the body's origin, m, and its default
+## decay rate, 1/s.
+const EYE := 1.6
+const CAMERA_DECAY := 20.0
 ## Longest a test may take, in physics frames, before the runner counts it as stopped by an
-## error (the longest test walks 300 ticks).
+## error (the longest, _test_step_calls_return_what_they_emit, runs at most 563 ticks).
 const TEST_FRAMES := 1200
 
 var _passed := 0
@@ -55,6 +68,12 @@ func _run_all() -> void:
 			_test_iterate_sweep_finds_floor,
 			_test_jump_tap_and_hold,
 			_test_crouch_waits_for_room_to_stand,
+			_test_builtin_input_walks_turns_and_jumps,
+			_test_missing_action_stops_builtin_input,
+			_test_signals_of_a_jump_and_a_fall,
+			_test_getters_report_what_was_set_and_done,
+			_test_step_calls_return_what_they_emit,
+			_test_camera_smooths_a_step,
 		]:
 			if not await _finishes(test):
 				_check(test.get_method(), false, "stopped without finishing: see the error above")
@@ -153,7 +172,7 @@ func _test_descends_on_floor() -> void:
 	await _unload(world)
 
 
-## With step_up_enabled off the body stops at the first riser.
+## With step_up_enabled off the body walks up to the first riser and stops there, touching it.
 func _test_stops_at_riser_without_step_up() -> void:
 	var world := await _load_world()
 	var body = world.get_node("Player")
@@ -168,6 +187,11 @@ func _test_stops_at_riser_without_step_up() -> void:
 		"stops at the first riser with step_up_enabled off",
 		position.y < HEIGHT_TOLERANCE and position.z > STAIRS_FRONT_Z - 0.05,
 		"ended at %s" % [position]
+	)
+	_check(
+		"walks up to the riser before stopping",
+		absf(position.z - (STAIRS_FRONT_Z + RADIUS)) < 0.05,
+		"stopped at z = %.3f, touching the riser is z = %.2f" % [position.z, STAIRS_FRONT_Z + RADIUS]
 	)
 	await _unload(world)
 
@@ -191,9 +215,9 @@ func _test_does_not_climb_thin_ledge() -> void:
 		"highest %.3f m, stepped %s" % [highest, steps]
 	)
 	_check(
-		"walks up to the ledge",
-		position.z < LEDGE_FRONT_Z + 0.4,
-		"stopped at z = %.3f, the ledge is at %.2f" % [position.z, LEDGE_FRONT_Z]
+		"walks up to the ledge and stops touching it",
+		absf(position.z - (LEDGE_FRONT_Z + RADIUS)) < 0.05,
+		"stopped at z = %.3f, touching the ledge is z = %.2f" % [position.z, LEDGE_FRONT_Z + RADIUS]
 	)
 	await _unload(world)
 
@@ -358,6 +382,310 @@ func _test_crouch_waits_for_room_to_stand() -> void:
 	await _unload(world)
 
 
+## The default path: use_builtin_input on and the project's actions pressed with
+## Input.action_press. The body walks where the actions point at max_speed, stops once they are
+## released, is oriented by its own turn without a yaw node and by the yaw node's global turn
+## with one, and a held jump action jumps once.
+func _test_builtin_input_walks_turns_and_jumps() -> void:
+	var world := await _load_world()
+	var body = world.get_node("Player")
+	await _settle(body, Vector3(STAIRS_X, 0.05, 0.5))
+	var floor_y: float = body.global_position.y
+	body.use_builtin_input = true
+	var start: Vector3 = body.global_position
+	var back: Vector3 = await _walk_with_action(body, &"move_back", 30)
+	var walked: Vector3 = body.global_position - start
+	_check(
+		"built-in input walks toward +z on move_back, at max_speed",
+		_moves_along(back, BACK) and walked.z > 1.5,
+		"velocity %s, walked %s" % [back, walked]
+	)
+	await _physics_frames(20)
+	_check(
+		"with the action released the body stops within release_time",
+		_ground_speed(body.velocity) < 0.01,
+		"velocity %s" % [body.velocity]
+	)
+	body.rotation.y = PI / 2.0
+	var turned: Vector3 = await _walk_with_action(body, &"move_forward", 30)
+	_check(
+		"without a yaw node the body's own turn orients the input: turned left, forward is -x",
+		_moves_along(turned, Vector3.LEFT),
+		"velocity %s" % [turned]
+	)
+	var yaw := Node3D.new()
+	yaw.name = "Yaw"
+	body.add_child(yaw)
+	yaw.rotation.y = PI / 2.0
+	body.yaw_node = NodePath("Yaw")
+	var pivoted: Vector3 = await _walk_with_action(body, &"move_forward", 30)
+	_check(
+		"the yaw node's global turn orients the input: body and pivot turned left, forward is +z",
+		_moves_along(pivoted, BACK),
+		"velocity %s" % [pivoted]
+	)
+	await _physics_frames(20)
+	var events := _record_signals(body)
+	Input.action_press(&"jump")
+	var apex: float = body.global_position.y
+	for _i in 90:
+		await physics_frame
+		apex = maxf(apex, body.global_position.y)
+	Input.action_release(&"jump")
+	var expected: Array[String] = ["jumped", "left_floor", "landed"]
+	var speed: float = body.jump_velocity
+	var rise := speed * speed / (2.0 * GRAVITY)
+	_check(
+		"a held jump action jumps once: jumped, left_floor, landed",
+		events == expected and absf(apex - floor_y - rise) < 0.1,
+		"signals %s, rose %.3f m (expected %.3f m)" % [events, apex - floor_y, rise]
+	)
+	_release_actions()
+	await _unload(world)
+
+
+## Built-in input with an action that is not in the project's input map does nothing at all
+## (and warns once): the body stays put while the other actions are pressed.
+func _test_missing_action_stops_builtin_input() -> void:
+	var world := await _load_world()
+	var body = world.get_node("Player")
+	await _settle(body, Vector3(STAIRS_X, 0.05, 0.5))
+	body.jump_action = &"no_such_action"
+	body.use_builtin_input = true
+	var start: Vector3 = body.global_position
+	var velocity: Vector3 = await _walk_with_action(body, &"move_back", 20)
+	_check(
+		"with an action missing from the input map, built-in input is ignored",
+		_ground_speed(velocity) < 0.01 and body.global_position.distance_to(start) < 0.01,
+		"velocity %s, moved %s" % [velocity, body.global_position - start]
+	)
+	_release_actions()
+	await _unload(world)
+
+
+## A jump from the floor emits jumped and left_floor on its tick and landed about 2v/g later,
+## each once; walking off the landing's side (3 m up) emits left_floor and landed only.
+func _test_signals_of_a_jump_and_a_fall() -> void:
+	var world := await _load_world()
+	var body = world.get_node("Player")
+	await _settle(body, Vector3(STAIRS_X, 0.05, 0.5))
+	var events := _record_signals(body)
+	body.set_jump_pressed(true)
+	var first_tick: Array[String] = []
+	var landed_tick := -1
+	for tick in 120:
+		await physics_frame
+		body.tick(TICK)
+		if tick == 0:
+			first_tick.assign(events)
+		if landed_tick < 0 and events.has("landed"):
+			landed_tick = tick
+	body.set_jump_pressed(false)
+	var jump: Array[String] = ["jumped", "left_floor", "landed"]
+	var takeoff: Array[String] = ["jumped", "left_floor"]
+	var speed: float = body.jump_velocity
+	var airtime := 2.0 * speed / GRAVITY
+	_check(
+		"a jump emits jumped, left_floor, landed, once each and in order",
+		events == jump and first_tick == takeoff,
+		"signals %s, on the jump's tick %s" % [events, first_tick]
+	)
+	_check(
+		"landed comes when the jump is over (2v/g)",
+		absf((landed_tick + 1) * TICK - airtime) < 3 * TICK,
+		"landed on tick %d, expected after %.3f s" % [landed_tick, airtime]
+	)
+	await _settle(body, Vector3(0.5, RISE * STEP_COUNT + 0.05, LANDING_Z - 1.5))
+	events.clear()
+	body.set_wish_direction(Vector3.RIGHT)
+	for _i in 120:
+		await physics_frame
+		body.tick(TICK)
+		if events.has("landed"):
+			break
+	var fall: Array[String] = ["left_floor", "landed"]
+	_check(
+		"walking off the 3 m landing emits left_floor then landed, nothing else",
+		events == fall and absf(body.global_position.y) < HEIGHT_TOLERANCE,
+		"signals %s, ended at height %.3f m" % [events, body.global_position.y]
+	)
+	await _unload(world)
+
+
+## The getters of the script API return what was set, and get_last_step_height the height of
+## the last `stepped` (0 before any).
+func _test_getters_report_what_was_set_and_done() -> void:
+	var world := await _load_world()
+	var body = world.get_node("Player")
+	var wish := Vector3(0.6, 0.0, -0.8)
+	var fresh: bool = (
+		body.get_last_step_height() == 0.0
+		and not body.is_crouched()
+		and not body.is_jump_pressed()
+		and not body.is_crouch_pressed()
+	)
+	body.set_wish_direction(wish)
+	body.set_jump_pressed(true)
+	body.set_crouch_pressed(true)
+	var set_all: bool = (
+		body.get_wish_direction() == wish and body.is_jump_pressed() and body.is_crouch_pressed()
+	)
+	body.set_jump_pressed(false)
+	body.set_crouch_pressed(false)
+	_check(
+		"get_wish_direction, is_jump_pressed and is_crouch_pressed return what was set",
+		fresh and set_all and not body.is_jump_pressed() and not body.is_crouch_pressed(),
+		"fresh %s, after setting %s" % [fresh, set_all]
+	)
+	await _settle(body, Vector3(STAIRS_X, 0.05, 0.5))
+	var steps := _record_steps(body)
+	body.set_wish_direction(FORWARD)
+	var ticks := 0
+	while steps.size() < 2 and ticks < 120:
+		await physics_frame
+		body.tick(TICK)
+		ticks += 1
+	_check(
+		"get_last_step_height is the height of the last stepped",
+		steps.size() == 2 and body.get_last_step_height() == steps[1],
+		"stepped %s, get_last_step_height %.4f" % [steps, body.get_last_step_height()]
+	)
+	await _unload(world)
+
+
+## move_and_step returns true on exactly the ticks that emit `stepped` (one per riser going
+## up); stair_step_up and stair_step_down return the height their `stepped` carries, and 0
+## when they emit none. A capsule rolls part of each riser down in the slides, so the step
+## downs give a share of the descent.
+func _test_step_calls_return_what_they_emit() -> void:
+	var world := await _load_world()
+	var body = world.get_node("Player")
+	await _settle(body, Vector3(STAIRS_X, 0.05, 0.5))
+	var steps := _record_steps(body)
+	var mismatches: Array[String] = []
+	var stepping_ticks := 0
+	var ticks := 0
+	while body.global_position.z > LANDING_Z - 0.5 and ticks < 240:
+		await physics_frame
+		var velocity: Vector3 = body.velocity
+		body.velocity = Vector3(0, velocity.y - GRAVITY * TICK, -SPEED)
+		var before := steps.size()
+		var stepped: bool = body.move_and_step(TICK)
+		if stepped != (steps.size() > before):
+			mismatches.append("tick %d: returned %s, %d stepped" % [ticks, stepped, steps.size() - before])
+		stepping_ticks += 1 if stepped else 0
+		ticks += 1
+	_check(
+		"move_and_step returns true on the ticks that step, one per riser",
+		mismatches.is_empty() and stepping_ticks == STEP_COUNT,
+		"%d ticks returned true; %s" % [stepping_ticks, mismatches]
+	)
+	var descent := 0.0
+	ticks = 0
+	while body.global_position.z < STAIRS_FRONT_Z + 1.0 and ticks < 300:
+		await physics_frame
+		var velocity: Vector3 = body.velocity
+		body.velocity = Vector3(0, minf(velocity.y, 0.0) - GRAVITY * TICK, SPEED)
+		var was_grounded: bool = body.is_on_floor()
+		var before := steps.size()
+		_match_return("stair_step_up", body.stair_step_up(TICK), steps, before, mismatches)
+		body.move_and_slide()
+		before = steps.size()
+		var down: float = body.stair_step_down(was_grounded)
+		_match_return("stair_step_down", down, steps, before, mismatches)
+		descent += down
+		ticks += 1
+	_check(
+		"stair_step_up and stair_step_down return the height they emit, 0 without a step",
+		mismatches.is_empty(),
+		"%s" % [mismatches]
+	)
+	_check(
+		"stair_step_down walks the stairs down to the floor, a third of it or more by steps",
+		absf(body.global_position.y) < HEIGHT_TOLERANCE and descent <= -RISE * STEP_COUNT / 3.0,
+		"height %.3f m, stepped down %.3f m in all" % [body.global_position.y, descent]
+	)
+	await _unload(world)
+
+
+## StepSmoothCamera3D under the body finds it on its own and rests at its local height of when
+## it entered the tree. On a step of h its offset moves by -h (it keeps its height); every
+## frame after, the offset shrinks by exp(-decay × delta), back to exactly 0, and the camera sits
+## at its resting height plus the offset. add_step, reset_smoothing and set_rest_height act at
+## once.
+func _test_camera_smooths_a_step() -> void:
+	var world := await _load_world()
+	var body = world.get_node("Player")
+	await _settle(body, Vector3(STAIRS_X, 0.05, 0.5))
+	var camera = ClassDB.instantiate("StepSmoothCamera3D")
+	camera.position = Vector3(0.0, EYE, 0.0)
+	body.add_child(camera)
+	_check(
+		"the camera rests at its height of when it entered the tree, with no offset",
+		absf(camera.get_rest_height() - EYE) < 1e-6 and camera.get_step_offset() == 0.0,
+		"rest %.4f m, offset %.4f m" % [camera.get_rest_height(), camera.get_step_offset()]
+	)
+	var steps := _record_steps(body)
+	body.set_wish_direction(FORWARD)
+	var moved := 0.0
+	var ticks := 0
+	while steps.is_empty() and ticks < 60:
+		await physics_frame
+		var before: float = camera.get_step_offset()
+		body.tick(TICK)
+		moved = camera.get_step_offset() - before
+		ticks += 1
+	_check(
+		"a step of h moves the camera's offset by -h on the step's tick",
+		steps.size() == 1 and absf(moved + steps[0]) < 1e-5,
+		"stepped %s, offset moved %.4f m" % [steps, moved]
+	)
+	# The body is not ticked from here on: no other step disturbs the decay.
+	var offsets: Array[float] = []
+	var heights: Array[float] = []
+	var deltas: Array[float] = []
+	for _i in 40:
+		await process_frame
+		offsets.append(camera.get_step_offset())
+		heights.append(camera.position.y)
+		deltas.append(camera.get_process_delta_time())
+	_check(
+		"the offset decays by exp(-decay × delta) each frame, back to exactly 0",
+		(
+			camera.decay == CAMERA_DECAY
+			and _decays(offsets, deltas, CAMERA_DECAY)
+			and offsets[-1] == 0.0
+		),
+		"offsets %s, frame deltas %s" % [offsets, deltas]
+	)
+	_check(
+		"the camera sits at its resting height plus the offset",
+		_sits_at(heights, offsets, EYE) and absf(heights[-1] - EYE) < 1e-6,
+		"heights %s, offsets %s" % [heights, offsets]
+	)
+	camera.add_step(0.2)
+	var added: float = camera.get_step_offset()
+	camera.reset_smoothing()
+	var reset: float = camera.get_step_offset()
+	camera.set_rest_height(1.2)
+	await process_frame
+	await process_frame
+	_check(
+		"add_step offsets by -h, reset_smoothing drops it, set_rest_height moves the rest",
+		(
+			absf(added + 0.2) < 1e-6
+			and reset == 0.0
+			and absf(camera.get_rest_height() - 1.2) < 1e-6
+			and absf(camera.position.y - 1.2) < 1e-6
+		),
+		(
+			"offset %.4f after add_step, %.4f after reset; rest %.4f, y %.4f"
+			% [added, reset, camera.get_rest_height(), camera.position.y]
+		)
+	)
+	await _unload(world)
+
+
 ## Presses jump on a body resting on the floor with the button up, releases it after `held`
 ## ticks (it stays held when the jump lands first), and returns the highest the body got
 ## before it landed again, m.
@@ -409,6 +737,84 @@ func _record_steps(body) -> Array[float]:
 	body.stepped.connect(func(height: float) -> void: steps.append(height))
 	return steps
 
+
+## Collects the names of `body`'s signals in the order they are emitted ("stepped",
+## "jumped", "left_floor", "landed").
+func _record_signals(body) -> Array[String]:
+	var events: Array[String] = []
+	body.stepped.connect(func(_height: float) -> void: events.append("stepped"))
+	body.jumped.connect(func() -> void: events.append("jumped"))
+	body.left_floor.connect(func() -> void: events.append("left_floor"))
+	body.landed.connect(func() -> void: events.append("landed"))
+	return events
+
+
+## Waits `count` physics frames.
+func _physics_frames(count: int) -> void:
+	for _i in count:
+		await physics_frame
+
+
+## Holds `action` pressed for `frames` physics frames of a body on built-in input, releases it,
+## and returns the body's velocity just before the release, m/s.
+func _walk_with_action(body, action: StringName, frames: int) -> Vector3:
+	Input.action_press(action)
+	await _physics_frames(frames)
+	var velocity: Vector3 = body.velocity
+	Input.action_release(action)
+	return velocity
+
+
+## Releases every action built-in input reads, so that no test leaves one pressed.
+func _release_actions() -> void:
+	for action in ACTIONS:
+		Input.action_release(action)
+
+
+## True when the horizontal part of `velocity` (m/s) is SPEED along the unit horizontal
+## `direction`, within 1 cm/s.
+func _moves_along(velocity: Vector3, direction: Vector3) -> bool:
+	return Vector3(velocity.x, 0.0, velocity.z).distance_to(direction * SPEED) < 0.01
+
+
+## The horizontal speed of `velocity`, m/s.
+func _ground_speed(velocity: Vector3) -> float:
+	return Vector2(velocity.x, velocity.z).length()
+
+
+## Adds to `mismatches` when `method` returned `returned` (m) but the `stepped` heights emitted
+## since index `before` of `steps` say otherwise: one step of that height, or none and 0.
+func _match_return(
+	method: String, returned: float, steps: Array[float], before: int, mismatches: Array[String]
+) -> void:
+	var emitted := steps.slice(before)
+	var expected: float = 0.0 if emitted.is_empty() else emitted[0]
+	if emitted.size() > 1 or returned != expected:
+		mismatches.append("%s returned %.4f, stepped %s" % [method, returned, emitted])
+
+
+## True when `offsets` (m, one a frame, the first the step's own, before its frame's decay)
+## shrink by exp(-decay × delta) each frame (`deltas`: each frame's delta, s; `decay`, 1/s)
+## while they are over 1 mm, never grow or change sign, and do not start at 0.
+func _decays(offsets: Array[float], deltas: Array[float], decay: float) -> bool:
+	if offsets.is_empty() or offsets[0] == 0.0:
+		return false
+	for i in range(1, offsets.size()):
+		var previous: float = offsets[i - 1]
+		var expected := previous * exp(-decay * deltas[i - 1])
+		if absf(previous) > 1e-3 and absf(offsets[i] - expected) > 1e-4:
+			return false
+		if offsets[i] * previous < 0.0 or absf(offsets[i]) > absf(previous):
+			return false
+	return true
+
+
+## True when each camera height after the first frame (m) is `rest` plus that frame's offset.
+func _sits_at(heights: Array[float], offsets: Array[float], rest: float) -> bool:
+	for i in range(1, heights.size()):
+		if absf(heights[i] - (rest + offsets[i])) > 1e-5:
+			return false
+	return true
 
 ## True when `steps` holds one step per riser of the test stairs, each with the sign of
 ## `riser` (m) and between half of it and all of it (plus the tolerance).

@@ -8,6 +8,7 @@
 mod classes;
 mod godot_text;
 mod scene_check;
+mod script_members;
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -15,6 +16,7 @@ use std::path::{Path, PathBuf};
 use classes::Classes;
 use godot_text::{Document, parse, string_literal, strings_in};
 use scene_check::{Context, check_scene, script_info};
+use script_members::unknown_members;
 
 /// The addon's folder name and the `.gdextension` inside it.
 const ADDON: &str = "addons/rust_character_body";
@@ -364,6 +366,65 @@ fn scripts_name_existing_files_and_their_base_classes() {
             info.extends
         );
     }
+}
+
+/// The variables of the headless suite that hold the extension's nodes, with their class.
+const SUITE_NODES: [(&str, &str); 2] = [
+    ("body", "RustCharacterBody3D"),
+    ("camera", "StepSmoothCamera3D"),
+];
+
+#[test]
+fn the_headless_suite_uses_only_what_the_classes_have() {
+    let classes = classes();
+    let text = read(&project().join("tests/run.gd"));
+    let mut problems = Vec::new();
+    for (variable, class) in SUITE_NODES {
+        let uses = script_members::member_uses(&text, variable);
+        assert!(uses.len() >= 5, "run.gd barely uses `{variable}`: {uses:?}");
+        problems.extend(unknown_members(
+            "tests/run.gd",
+            &text,
+            variable,
+            class,
+            &classes,
+        ));
+    }
+    assert!(problems.is_empty(), "\n{}", problems.join("\n"));
+    // Every signal and script method of the body is exercised by the suite.
+    let body = &classes.by_name["RustCharacterBody3D"];
+    let used: Vec<&str> = script_members::member_uses(&text, "body")
+        .into_iter()
+        .map(|(_, member)| member)
+        .collect();
+    let unused: Vec<&String> = body
+        .signals
+        .iter()
+        .chain(&body.methods)
+        .filter(|name| !name.starts_with("set_") && !used.contains(&name.as_str()))
+        .collect();
+    assert!(unused.is_empty(), "run.gd never uses {unused:?}");
+}
+
+#[test]
+fn a_misspelt_member_in_the_suite_is_found() {
+    let classes = classes();
+    let script = "\tcamera.get_rest_heigth()\n\tbody.stepped.connect(f)\n\tbody.jump_velocty = 1\n";
+    let mut problems = unknown_members("t.gd", script, "camera", "StepSmoothCamera3D", &classes);
+    problems.extend(unknown_members(
+        "t.gd",
+        script,
+        "body",
+        "RustCharacterBody3D",
+        &classes,
+    ));
+    assert_eq!(
+        problems,
+        [
+            "t.gd:1: StepSmoothCamera3D has no `get_rest_heigth`",
+            "t.gd:3: RustCharacterBody3D has no `jump_velocty`"
+        ]
+    );
 }
 
 /// The checks themselves must fail on broken scenes.
