@@ -74,6 +74,7 @@ func _run_all() -> void:
 			_test_getters_report_what_was_set_and_done,
 			_test_step_calls_return_what_they_emit,
 			_test_camera_smooths_a_step,
+			_test_camera_script_api,
 		]:
 			if not await _finishes(test):
 				_check(test.get_method(), false, "stopped without finishing: see the error above")
@@ -611,15 +612,12 @@ func _test_step_calls_return_what_they_emit() -> void:
 ## StepSmoothCamera3D under the body finds it on its own and rests at its local height of when
 ## it entered the tree. On a step of h its offset moves by -h (it keeps its height); every
 ## frame after, the offset shrinks by exp(-decay × delta), back to exactly 0, and the camera sits
-## at its resting height plus the offset. add_step, reset_smoothing and set_rest_height act at
-## once.
+## at its resting height plus the offset.
 func _test_camera_smooths_a_step() -> void:
 	var world := await _load_world()
 	var body = world.get_node("Player")
 	await _settle(body, Vector3(STAIRS_X, 0.05, 0.5))
-	var camera = ClassDB.instantiate("StepSmoothCamera3D")
-	camera.position = Vector3(0.0, EYE, 0.0)
-	body.add_child(camera)
+	var camera = _add_camera(body)
 	_check(
 		"the camera rests at its height of when it entered the tree, with no offset",
 		absf(camera.get_rest_height() - EYE) < 1e-6 and camera.get_step_offset() == 0.0,
@@ -663,6 +661,15 @@ func _test_camera_smooths_a_step() -> void:
 		_sits_at(heights, offsets, EYE) and absf(heights[-1] - EYE) < 1e-6,
 		"heights %s, offsets %s" % [heights, offsets]
 	)
+	await _unload(world)
+
+
+## StepSmoothCamera3D's script API acts at once: add_step offsets the camera, reset_smoothing
+## drops the offset, set_rest_height moves its resting place.
+func _test_camera_script_api() -> void:
+	var world := await _load_world()
+	var body = world.get_node("Player")
+	var camera = _add_camera(body)
 	camera.add_step(0.2)
 	var added: float = camera.get_step_offset()
 	camera.reset_smoothing()
@@ -736,6 +743,14 @@ func _record_steps(body) -> Array[float]:
 	var steps: Array[float] = []
 	body.stepped.connect(func(height: float) -> void: steps.append(height))
 	return steps
+
+
+## Adds a StepSmoothCamera3D to `body`, EYE m above its origin, and returns it.
+func _add_camera(body) -> Node3D:
+	var camera: Node3D = ClassDB.instantiate("StepSmoothCamera3D")
+	camera.position = Vector3(0.0, EYE, 0.0)
+	body.add_child(camera)
+	return camera
 
 
 ## Collects the names of `body`'s signals in the order they are emitted ("stepped",
