@@ -1,5 +1,6 @@
 //! The controller's public face: [`Controller`] with its tick, and the building blocks a script
-//! with its own order composes. The tick's stages are in [`crate::tick`].
+//! with its own order composes. The tick's stages are in the
+//! private module `tick` (see the crate docs).
 
 use glam::Vec3;
 

@@ -23,17 +23,7 @@ use glam::Vec3;
 use crate::body::{Contact, KinematicBody, MotionTest};
 use crate::floor::{horizontal, unit_up, vertical};
 use crate::surface::{CREST_SLOPE, is_edge, is_level, is_walkable, same_normal};
-
-/// How far from the height a body stood at (or the top of the step it climbed) an edge's
-/// contact may be and still hold it, m; also the smallest drop that counts as a step when a
-/// held body walks off its edge. The rounding of an engine's box edges (Jolt rounds them by
-/// the shape margin, at most 8 % of the box's smallest half extent) puts the contact on a
-/// rounded edge below its top.
-pub const EDGE_TOLERANCE: f32 = 0.02;
-
-/// How far from the feet's height the edge under a held body may be beyond the safe margin
-/// (a body the engine put down on an edge keeps that far above it), m.
-const HELD_TOLERANCE: f32 = 5e-4;
+use crate::tolerances::{EDGE_TOLERANCE, FACE_SHIFT, HELD_TOLERANCE, MIN_HOLD, TREAD_LOOK};
 
 /// The contact normal of the edge a body at `here` (m) stands held over, from a probe straight
 /// down from there (`below`), when it does: the probe met a tilted contact (an edge, not a
@@ -45,11 +35,6 @@ pub fn held(below: &MotionTest, here: Vec3, up: Vec3, margin: f32) -> Option<Vec
     let near = height.abs() <= margin.max(0.0) + HELD_TOLERANCE;
     (is_edge(contact.normal, up) && near).then_some(contact.normal)
 }
-
-/// How far toward the rounding under a floating flat bottom [`over_tread`] looks for the
-/// tread, m: past the rounding Jolt gives a box edge with Godot's default margin (at most
-/// 0.04 m).
-const TREAD_LOOK: f32 = 0.04;
 
 /// True when a flat bottom at `here` (m) floats at the height of the tread of the step it
 /// climbed, short of resting on it: it climbed before its bottom was over the tread proper (a
@@ -324,16 +309,6 @@ impl CameDown {
     }
 }
 
-/// Smallest drop below the base that is worth holding back, m.
-const MIN_HOLD: f32 = 1e-5;
-
-/// Shortest walk of a held body, m, over which a contact normal that did not turn tells a
-/// slope's face from an edge: over an edge the normal turns by about the walk over the shape's
-/// radius (1 mm over a radius of 1 m: 1e-3 rad), well clear of the 2e-4 below which two normals
-/// count as one surface's. A shorter
-/// walk (a body coming to a stop) stays held.
-pub const FACE_TEST_WALK: f32 = 1e-3;
-
 /// How [`stand`] tells a slope's face from an edge under the body.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Face {
@@ -344,10 +319,6 @@ pub enum Face {
     /// there, an edge a turned one.
     Look,
 }
-
-/// How far toward its contact [`Face::Look`] moves the body for its second probe, m: over an
-/// edge the normal then turns by this over the shape's radius (5e-3 rad for 1 m).
-const FACE_SHIFT: f32 = 5e-3;
 
 /// True when the probe down from `lifted` (m) that met `contact` meets a contact with the same
 /// normal again from [`FACE_SHIFT`] closer to it: the body is over a slope's face, not an edge.

@@ -230,7 +230,7 @@ pub enum GroundFollow {
     #[default]
     Snap,
     /// A probe under a floating shape with a smoothed body height (the "raycast snapping"
-    /// technique, see [`crate::ground`]): the body's collision shape must float
+    /// technique, see [`crate::smooth`]): the body's collision shape must float
     /// `max_step_height` above its origin; the feet move toward the ground's height at
     /// [`StairSettings::ground_follow_speed`]. No stair sweeps, no `stepped` reports: the body
     /// itself moves smoothly.

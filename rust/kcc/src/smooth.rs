@@ -1,6 +1,6 @@
 //! Ground following by a probe with a smoothed body height (the "raycast snapping" technique),
-//! the [`GroundFollow::Smooth`](crate::GroundFollow::Smooth) alternative to the stair sweeps:
-//! its sense stage ([`ground_under`]) and its move ([`move_floating`]).
+//! the [`GroundFollow::Smooth`] alternative to the stair sweeps: its sense stage (the ground
+//! under the body) and its move (a slide, then the feet eased toward the ground).
 //!
 //! The body's collision shape floats `reach` (the max step height, m) above its origin, the
 //! feet, so it passes over any riser up to that height. Each move on the ground is a slide
