@@ -175,6 +175,7 @@ func _state() -> Dictionary:
 		"floor_max_angle": _port.floor_max_angle(),
 		"safe_margin": _port.safe_margin(),
 		"shape_height": _port.shape_height(),
+		"shape_radius": _port.shape_radius(),
 	}
 
 

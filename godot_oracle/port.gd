@@ -122,6 +122,15 @@ func shape_height() -> float:
 	return height_of(holder.shape)
 
 
+## How far the body's collision shape reaches across its Y axis, m (0 for a shape without a
+## radius).
+func shape_radius() -> float:
+	var holder := _collision_shape()
+	if holder == null or holder.shape == null:
+		return 0.0
+	return radius_of(holder.shape)
+
+
 ## Makes the body's collision shape `height` tall (m), keeping its bottom where it is. The
 ## shape is copied first: the resource may be shared with other bodies.
 func set_shape_height(height: float) -> void:
@@ -145,6 +154,16 @@ static func height_of(shape: Shape3D) -> float:
 		return shape.height
 	if shape is BoxShape3D:
 		return shape.size.y
+	return 0.0
+
+
+## A capsule's, cylinder's or sphere's radius, half a box's narrower side across Y (m); 0 for
+## other shapes.
+static func radius_of(shape: Shape3D) -> float:
+	if shape is CapsuleShape3D or shape is CylinderShape3D or shape is SphereShape3D:
+		return shape.radius
+	if shape is BoxShape3D:
+		return 0.5 * minf(shape.size.x, shape.size.z)
 	return 0.0
 
 

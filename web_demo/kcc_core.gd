@@ -109,6 +109,8 @@ func _on_port_call(args: Array) -> void:
 			_core.answer(port.safe_margin())
 		"shape_height":
 			_core.answer(port.shape_height())
+		"shape_radius":
+			_core.answer(port.shape_radius())
 		"set_shape_height":
 			port.set_shape_height(args[2])
 		_:

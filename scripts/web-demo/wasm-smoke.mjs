@@ -44,6 +44,7 @@ const host = {
   host_floor_max_angle: () => Math.PI / 4,
   host_safe_margin: () => 0.001,
   host_shape_height: () => 1.8,
+  host_shape_radius: () => 0.4,
   host_set_shape_height: () => {},
 };
 

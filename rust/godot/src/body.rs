@@ -16,7 +16,7 @@
 
 use godot::classes::{
     BoxShape3D, CapsuleShape3D, CharacterBody3D, CollisionShape3D, CylinderShape3D, Engine,
-    KinematicCollision3D, Shape3D,
+    KinematicCollision3D, Shape3D, SphereShape3D,
 };
 use godot::obj::{Gd, GodotClass, NewGd, Singleton, WithBaseField};
 
@@ -203,6 +203,12 @@ where
             .unwrap_or(0.0)
     }
 
+    fn shape_radius(&self) -> f32 {
+        self.collision_shape()
+            .and_then(|holder| holder.get_shape())
+            .map_or(0.0, |shape| body_shape(&shape).radius())
+    }
+
     fn set_shape_height(&mut self, height: f32) {
         let Some(mut holder) = self.collision_shape() else {
             return;
@@ -234,7 +240,13 @@ pub fn body_shape(shape: &Gd<Shape3D>) -> BodyShape {
     }
     if let Ok(cylinder) = shape.clone().try_cast::<CylinderShape3D>() {
         return BodyShape::Cylinder {
+            radius: cylinder.get_radius(),
             height: cylinder.get_height(),
+        };
+    }
+    if let Ok(sphere) = shape.clone().try_cast::<SphereShape3D>() {
+        return BodyShape::Sphere {
+            radius: sphere.get_radius(),
         };
     }
     if let Ok(boxed) = shape.clone().try_cast::<BoxShape3D>() {
@@ -258,7 +270,7 @@ fn write_shape(shape: &Gd<Shape3D>, sizes: BodyShape) {
                 capsule.set_height(height);
             }
         }
-        BodyShape::Cylinder { height } => {
+        BodyShape::Cylinder { height, .. } => {
             if let Ok(mut cylinder) = shape.clone().try_cast::<CylinderShape3D>() {
                 cylinder.set_height(height);
             }
@@ -268,7 +280,7 @@ fn write_shape(shape: &Gd<Shape3D>, sizes: BodyShape) {
                 boxed.set_size(size);
             }
         }
-        BodyShape::Convex | BodyShape::Other => {}
+        BodyShape::Sphere { .. } | BodyShape::Convex | BodyShape::Other => {}
     }
 }
 

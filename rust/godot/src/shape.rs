@@ -18,8 +18,10 @@ pub enum BodyShape {
         /// Whole height, m.
         height: f32,
     },
-    /// A `CylinderShape3D` of this height, m.
+    /// A `CylinderShape3D`.
     Cylinder {
+        /// Radius, m.
+        radius: f32,
         /// Height, m.
         height: f32,
     },
@@ -28,9 +30,14 @@ pub enum BodyShape {
         /// Size along X, Y and Z, m.
         size: Vector3,
     },
+    /// A `SphereShape3D` of this radius, m: no height the node can change.
+    Sphere {
+        /// Radius, m.
+        radius: f32,
+    },
     /// A `ConvexPolygonShape3D`: no height the node can change.
     Convex,
-    /// Any other shape (a sphere, say): no height the node can change.
+    /// Any other shape: no height the node can change.
     Other,
 }
 
@@ -38,9 +45,21 @@ impl BodyShape {
     /// Height along the shape's Y, m; `None` for a shape crouching cannot resize.
     pub fn height(&self) -> Option<f32> {
         match *self {
-            Self::Capsule { height, .. } | Self::Cylinder { height } => Some(height),
+            Self::Capsule { height, .. } | Self::Cylinder { height, .. } => Some(height),
             Self::Box { size } => Some(size.y),
-            Self::Convex | Self::Other => None,
+            Self::Sphere { .. } | Self::Convex | Self::Other => None,
+        }
+    }
+
+    /// How far the shape reaches across its Y axis, m (the port's `shape_radius`): the radius,
+    /// or half a box's narrower side; 0 for a shape without one.
+    pub fn radius(&self) -> f32 {
+        match *self {
+            Self::Capsule { radius, .. }
+            | Self::Cylinder { radius, .. }
+            | Self::Sphere { radius } => radius,
+            Self::Box { size } => 0.5 * size.x.min(size.z),
+            Self::Convex | Self::Other => 0.0,
         }
     }
 
@@ -77,11 +96,11 @@ pub fn resize(shape: BodyShape, height: f32) -> Option<Resize> {
             radius,
             height: height.max(2.0 * radius),
         },
-        BodyShape::Cylinder { .. } => BodyShape::Cylinder { height },
+        BodyShape::Cylinder { radius, .. } => BodyShape::Cylinder { radius, height },
         BodyShape::Box { size } => BodyShape::Box {
             size: Vector3::new(size.x, height, size.z),
         },
-        BodyShape::Convex | BodyShape::Other => return None,
+        BodyShape::Sphere { .. } | BodyShape::Convex | BodyShape::Other => return None,
     };
     let new = resized.height()?;
     Some(Resize {
@@ -109,7 +128,10 @@ mod tests {
         let holder_y = 0.9;
         for shape in [
             CAPSULE,
-            BodyShape::Cylinder { height: 1.8 },
+            BodyShape::Cylinder {
+                radius: 0.4,
+                height: 1.8,
+            },
             BodyShape::Box {
                 size: Vector3::new(0.6, 1.8, 0.4),
             },
@@ -170,7 +192,13 @@ mod tests {
     fn jolt_rounds_the_edges_of_boxes_cylinders_and_convex_shapes() {
         assert!(!CAPSULE.rounds_edges());
         assert!(!BodyShape::Other.rounds_edges());
-        assert!(BodyShape::Cylinder { height: 1.0 }.rounds_edges());
+        assert!(
+            BodyShape::Cylinder {
+                radius: 0.4,
+                height: 1.0,
+            }
+            .rounds_edges()
+        );
         assert!(BodyShape::Box { size: Vector3::ONE }.rounds_edges());
         assert!(BodyShape::Convex.rounds_edges());
         assert_eq!(BodyShape::Convex.height(), None);

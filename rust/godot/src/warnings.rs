@@ -304,7 +304,10 @@ mod tests {
             }
         );
         // A cylinder lifted 0.4 m above the origin for a smooth ground follow.
-        let cylinder = BodyShape::Cylinder { height: 1.4 };
+        let cylinder = BodyShape::Cylinder {
+            radius: 0.4,
+            height: 1.4,
+        };
         let floating = ShapeChild::collision_shape("Float".into(), 1.1, Some((cylinder, 0.001)));
         assert!((floating.bottom.unwrap() - 0.4).abs() < 1e-6);
         assert!(floating.rounds_edges);

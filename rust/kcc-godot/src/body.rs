@@ -337,6 +337,10 @@ impl KinematicBody for GodotBody<'_> {
         self.state.shape_height
     }
 
+    fn shape_radius(&self) -> f32 {
+        self.state.shape_radius
+    }
+
     fn set_shape_height(&mut self, height: f32) {
         if !height.is_finite() {
             return;

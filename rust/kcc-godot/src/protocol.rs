@@ -278,6 +278,8 @@ pub struct BodyState {
     pub safe_margin: f32,
     /// Height of the body's collision shape (the port's `shape_height`), m.
     pub shape_height: f32,
+    /// How far the body's collision shape reaches across up (the port's `shape_radius`), m.
+    pub shape_radius: f32,
 }
 
 /// The oracle's answer to a command.
@@ -390,7 +392,7 @@ mod tests {
     #[test]
     fn replies_parse_with_full_precision_floats() {
         let text = r#"{"results":[null,{"hit":true,"travel":[0.65625,0.00087,0],"remainder":[0.84375,0,0],"normal":[-0.858897,0.512149,0],"point":[1.001129,0.196097,0],"depth":0.0011684380006}],
-            "state":{"position":[0.1,0.30000000000000004,0],"velocity":[0,0,0],"on_floor":true,"floor_normal":[0,1,0],"on_wall":false,"wall_normal":[0,0,0],"on_ceiling":false,"real_velocity":[0,0,0],"position_delta":[0,0,0],"slide_normals":[[0,1,0]],"up_direction":[0,1,0],"floor_max_angle":0.785398,"safe_margin":0.001,"shape_height":1.8}}"#;
+            "state":{"position":[0.1,0.30000000000000004,0],"velocity":[0,0,0],"on_floor":true,"floor_normal":[0,1,0],"on_wall":false,"wall_normal":[0,0,0],"on_ceiling":false,"real_velocity":[0,0,0],"position_delta":[0,0,0],"slide_normals":[[0,1,0]],"up_direction":[0,1,0],"floor_max_angle":0.785398,"safe_margin":0.001,"shape_height":1.8,"shape_radius":0.4}}"#;
         let reply: Reply = serde_json::from_str(text).unwrap();
         let test: TestMoveResult = serde_json::from_value(reply.results[1].clone()).unwrap();
         assert!(test.hit);
@@ -399,5 +401,6 @@ mod tests {
         assert_eq!(state.position[1], 0.3);
         assert_eq!(state.slide_normals, vec![[0.0, 1.0, 0.0]]);
         assert_eq!(state.shape_height, 1.8);
+        assert_eq!(state.shape_radius, 0.4);
     }
 }

@@ -193,6 +193,10 @@ impl KinematicBody for ParryBody {
         self.settings.shape.height() - self.settings.float_height
     }
 
+    fn shape_radius(&self) -> f32 {
+        self.settings.shape.radius()
+    }
+
     fn set_shape_height(&mut self, height: f32) {
         let shape = self
             .settings

@@ -38,6 +38,15 @@ impl CharacterShape {
         }
     }
 
+    /// How far the shape reaches across Y from its axis, m: the radius, or half a box's
+    /// narrower side.
+    pub fn radius(&self) -> f32 {
+        match *self {
+            Self::Capsule { radius, .. } | Self::Cylinder { radius, .. } => radius,
+            Self::Box { size } => 0.5 * size.x.min(size.z),
+        }
+    }
+
     /// This shape made `height` tall (m), as Godot resizes its shapes: a capsule stays at
     /// least twice its radius tall. A height that is not finite and above zero changes nothing.
     pub fn with_height(self, height: f32) -> Self {

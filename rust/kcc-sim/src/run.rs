@@ -192,6 +192,9 @@ impl KinematicBody for Recorder<'_> {
     fn shape_height(&self) -> f32 {
         self.inner.shape_height()
     }
+    fn shape_radius(&self) -> f32 {
+        self.inner.shape_radius()
+    }
     fn set_shape_height(&mut self, height: f32) {
         self.inner.set_shape_height(height);
     }

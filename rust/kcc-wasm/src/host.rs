@@ -61,6 +61,8 @@ unsafe extern "C" {
     fn host_safe_margin(body: u32) -> f32;
     /// Height of the body's collision shape, m (0 when it cannot be resized).
     fn host_shape_height(body: u32) -> f32;
+    /// How far the body's collision shape reaches across up from its axis, m (0: unknown).
+    fn host_shape_radius(body: u32) -> f32;
     /// Resizes the body's collision shape to a height, m, keeping its bottom in place.
     fn host_set_shape_height(body: u32, height: f32);
 }
@@ -132,6 +134,10 @@ impl KinematicBody for HostBody {
 
     fn shape_height(&self) -> f32 {
         unsafe { host_shape_height(self.id) }
+    }
+
+    fn shape_radius(&self) -> f32 {
+        unsafe { host_shape_radius(self.id) }
     }
 
     fn set_shape_height(&mut self, height: f32) {

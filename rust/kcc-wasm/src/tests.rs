@@ -113,6 +113,10 @@ extern "C" fn host_shape_height(body: u32) -> f32 {
     with_body(body, |b| b.shape_height())
 }
 #[unsafe(no_mangle)]
+extern "C" fn host_shape_radius(body: u32) -> f32 {
+    with_body(body, |b| b.shape_radius())
+}
+#[unsafe(no_mangle)]
 extern "C" fn host_set_shape_height(body: u32, height: f32) {
     with_body(body, |b| b.set_shape_height(height));
 }

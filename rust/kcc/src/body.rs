@@ -99,6 +99,12 @@ pub trait KinematicBody {
     /// Height of the body's collision shape along up, m.
     fn shape_height(&self) -> f32;
 
+    /// How far the body's collision shape reaches across up from its axis, m: a capsule's,
+    /// cylinder's or sphere's radius, half a box's narrower side; 0 when the engine cannot
+    /// tell. The controller sizes what it looks at by it: how far past a step's edge it looks
+    /// for the tread, and how far one sub-step may move (see `kcc::tolerances`).
+    fn shape_radius(&self) -> f32;
+
     /// Makes the body's collision shape `height` tall along up (m), keeping its bottom where it
     /// is; for crouching. An engine may keep the shape taller than asked (a capsule is at least
     /// as tall as it is wide): [`shape_height`](Self::shape_height) says what it became.

@@ -123,7 +123,13 @@ pub fn stand<B: KinematicBody + ?Sized>(
     let rise = (base - vertical(from, up)).max(0.0) + EDGE_TOLERANCE;
     let raise = body.test_move(from, up * rise);
     let lifted = from + up * vertical(raise.travel, up);
-    let probe = body.test_move(lifted, -up * (reach + 2.0 * body.safe_margin().max(0.0)));
+    // Started above the base (the slide left the body on the step it walked down from), the
+    // probe reaches as far below the base as from it.
+    let above = (vertical(from, up) - base).max(0.0);
+    let probe = body.test_move(
+        lifted,
+        -up * (reach + above + 2.0 * body.safe_margin().max(0.0)),
+    );
     let contact = probe.contact?;
     let top = vertical(contact.point, up);
     let high = vertical(lifted, up);

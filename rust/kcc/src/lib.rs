@@ -52,6 +52,7 @@
 //!     fn floor_max_angle(&self) -> f32 { 45f32.to_radians() }
 //!     fn safe_margin(&self) -> f32 { 0.001 }
 //!     fn shape_height(&self) -> f32 { 1.8 }
+//!     fn shape_radius(&self) -> f32 { 0.4 }
 //!     fn set_shape_height(&mut self, _height: f32) {}
 //! }
 //!

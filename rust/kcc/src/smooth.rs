@@ -17,7 +17,7 @@ use crate::floor::{horizontal, unit_up, up_of, vertical};
 use crate::report::TickReport;
 use crate::settings::{GroundFollow, StairSettings};
 use crate::surface::{is_walkable, supports};
-use crate::tolerances::EDGE_REST_SPEED;
+use crate::tolerances::{BodyScale, EDGE_REST_SPEED};
 
 /// Ground found under a floating body.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -121,12 +121,8 @@ pub(crate) fn ground_under<B: KinematicBody + ?Sized>(
     if vertical(velocity, up_of(body)) > EDGE_REST_SPEED {
         return Floating::Yes(None);
     }
-    Floating::Yes(probe(
-        body,
-        stairs.max_step_height,
-        0.0,
-        stairs.step_forward_test,
-    ))
+    let look = BodyScale::of(body).tread_look(stairs.step_forward_test);
+    Floating::Yes(probe(body, stairs.max_step_height, 0.0, look))
 }
 
 /// One move of a body whose shape floats above its feet: on the `ground` found at the start,
@@ -156,8 +152,9 @@ pub(crate) fn move_floating<B: KinematicBody + ?Sized>(
     let lag = ground.map_or(0.0, |g| vertical(body.position(), up) - g.height);
     let after = body.move_and_slide(run + up * push, dt);
     let mut rise = vertical(after, up);
+    let look = BodyScale::of(body).tread_look(stairs.step_forward_test);
     if rise <= 0.0
-        && let Some(found) = probe(body, stairs.max_step_height, lag, stairs.step_forward_test)
+        && let Some(found) = probe(body, stairs.max_step_height, lag, look)
     {
         let moved = ease_toward(body, found.height, stairs.ground_follow_speed, dt);
         report.step_up = moved.max(0.0);

@@ -16,7 +16,7 @@ use glam::Vec3;
 use crate::body::KinematicBody;
 use crate::climb::{Climb, Lift, climb};
 use crate::flat_base;
-use crate::floor::{up_of, vertical};
+use crate::floor::{horizontal, up_of, vertical};
 use crate::footing::{self, Footing};
 use crate::intent::{self, Controls, Intent};
 use crate::jump::JumpState;
@@ -32,6 +32,8 @@ use crate::tolerances::{EDGE_TOLERANCE, MIN_STEP_RISE};
 /// Sanitizes `velocity` (m/s), `dt` (s) and the body's position (noting what was replaced in
 /// `sanitized`), then runs `step` once per sub-step with the velocity the last one left, and
 /// sums up their reports. Nothing moves when `dt` or the position is unusable.
+/// A delta longer than [`MAX_SUBSTEP`](crate::sanitize::MAX_SUBSTEP) is split into equal
+/// sub-steps.
 pub(crate) fn run<B: KinematicBody + ?Sized>(
     body: &mut B,
     velocity: Vec3,
@@ -178,7 +180,7 @@ fn settle_unsure<B: KinematicBody + ?Sized>(
     let up = up_of(body);
     let start = body.position();
     let held = Footing::Held(contact.normal);
-    let run = crate::floor::horizontal(velocity, up);
+    let run = horizontal(velocity, up);
     if vertical(velocity, up) <= 0.0
         && let Climb::Lifted(lift) = climb(body, stairs, start, run * dt, true, None)
     {

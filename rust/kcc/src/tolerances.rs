@@ -75,3 +75,51 @@ pub const WALK_SHARE: f32 = 0.02;
 
 /// Share of its horizontal speed below which a slide counts as stopped by a wall.
 pub const STOPPED_SHARE: f32 = 0.5;
+
+/// The lengths the controller sizes by the body's shape: they grow with the character.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BodyScale {
+    /// The shape's reach across up, m (0 when the engine does not tell).
+    radius: f32,
+    /// Sine of the steepest floor's angle from up.
+    max_sine: f32,
+}
+
+impl BodyScale {
+    /// The scale of `body`: its shape's radius (an unusable one counts as unknown) and its
+    /// floor max angle.
+    pub fn of<B: crate::KinematicBody + ?Sized>(body: &B) -> Self {
+        let radius = body.shape_radius();
+        let max_angle = body.floor_max_angle();
+        Self {
+            radius: if radius.is_finite() && radius > 0.0 {
+                radius.min(crate::sanitize::MAX_COORDINATE)
+            } else {
+                0.0
+            },
+            max_sine: if max_angle.is_finite() {
+                max_angle.clamp(0.0, std::f32::consts::FRAC_PI_2).sin()
+            } else {
+                0.0
+            },
+        }
+    }
+
+    /// How far past where a round bottom lands on a step's edge the look for the tread behind
+    /// it reaches, m: `setting` (the step forward test; 0 turns the look off), and at least as
+    /// far as such a bottom resting on the edge at any tilt must move to stand on walkable
+    /// ground: `radius * (1 - sin(floor max angle))` (0.29 of the radius at 45 degrees).
+    pub fn tread_look(&self, setting: f32) -> f32 {
+        if setting > 0.0 {
+            setting.max(self.radius * (1.0 - self.max_sine))
+        } else {
+            0.0
+        }
+    }
+
+    /// How far below its feet a round bottom can meet an edge with its rim, m: the shape's
+    /// radius (0 when the engine does not tell it).
+    pub fn bottom_hang(&self) -> f32 {
+        self.radius
+    }
+}

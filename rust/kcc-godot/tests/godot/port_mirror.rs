@@ -11,7 +11,7 @@ use std::path::Path;
 use regex::Regex;
 
 /// Each port method and the engine calls it must make, in order.
-const TABLE: [(&str, &[&str]); 14] = [
+const TABLE: [(&str, &[&str]); 15] = [
     ("position", &["get_global_position"]),
     ("set_position", &["set_global_position"]),
     (
@@ -61,6 +61,7 @@ const TABLE: [(&str, &[&str]); 14] = [
     ("floor_max_angle", &["get_floor_max_angle"]),
     ("safe_margin", &["get_safe_margin"]),
     ("shape_height", &["get_children"]),
+    ("shape_radius", &["get_children"]),
     ("set_shape_height", &["get_children"]),
 ];
 

@@ -55,3 +55,34 @@ fn stepped_signal_adds_up_to_the_climb() {
         );
     }
 }
+
+/// At 20 Hz a walk of 4 to 5 m/s covers two thirds of a 0.3 m tread a tick: the body held on
+/// one step's edge is carried past the middle of the next step, whose edge its round rim meets
+/// only further down than the step's height. The step down reaches for it (and the flat base's
+/// hold from there), so the body goes down every riser: on the floor every tick, one `stepped`
+/// of 0.3 m per riser.
+#[test]
+fn a_long_tick_down_the_stairs_meets_the_next_steps_edge() {
+    let world = stairs_world();
+    for shape in [capsule(), cylinder()] {
+        for (rate, speed) in [(20.0, 4.0), (20.0, 5.0), (24.0, 5.0), (16.0, 4.0)] {
+            let label = format!("{shape:?} {rate} Hz {speed} m/s");
+            let controller = Controller::new(settings(speed)).unwrap();
+            let mut body = body(&world, shape, Vec3::new(0.0, JOLT_STAIRS_TOP, -4.5));
+            settle(&controller, &mut body, rate);
+            let trace = walk(&controller, &mut body, Vec3::Z, rate, (2.0 * rate) as u32);
+            assert_eq!(ticks_off_floor(&trace), 0, "{label}");
+            let steps: Vec<f32> = trace.iter().filter_map(|t| t.report.stepped).collect();
+            let per_tick = speed / rate;
+            if per_tick < 0.3 {
+                assert_eq!(steps.len(), 10, "{label}: {steps:?}");
+                for dy in &steps {
+                    assert!((dy + 0.3).abs() < 0.02, "{label}: {steps:?}");
+                }
+            }
+            let total: f32 = steps.iter().sum();
+            assert!((total + 3.0).abs() < 0.03, "{label}: {steps:?}");
+            assert!(body.position().y < 0.01, "{label}: ends at {}", body.position());
+        }
+    }
+}

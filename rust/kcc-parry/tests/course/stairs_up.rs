@@ -248,6 +248,9 @@ impl KinematicBody for Untold {
     fn shape_height(&self) -> f32 {
         self.0.shape_height()
     }
+    fn shape_radius(&self) -> f32 {
+        self.0.shape_radius()
+    }
     fn set_shape_height(&mut self, height: f32) {
         self.0.set_shape_height(height);
     }

@@ -8,8 +8,8 @@ use glam::Vec3;
 use crate::body::{Contact, KinematicBody};
 use crate::floor::{horizontal, slide, unit_up, vertical};
 use crate::settings::StairSettings;
-use crate::surface::{is_walkable, slope_angle};
-use crate::tolerances::{NUDGE, STEP_DOWN_TOLERANCE};
+use crate::surface::{is_walkable, slope_angle, supports};
+use crate::tolerances::{BodyScale, NUDGE, STEP_DOWN_TOLERANCE};
 
 /// A step down that was taken.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -103,6 +103,43 @@ fn descend<B: KinematicBody + ?Sized>(
     None
 }
 
+/// Down from `from` onto the edge of a lower step that a round bottom meets only with its side:
+/// the sweep reaches the max step height plus how far such a bottom hangs below its feet at
+/// its rim (the shape's radius, see [`BodyScale::bottom_hang`]), and what it meets counts when
+/// the body travels further down than the max step height (the straight sweep of [`descend`]
+/// met nothing) and its contact lies within the max step height (and the safe margin) below
+/// the feet. A long move (a low tick rate) can take a body that was held on one step's edge
+/// past the next step's middle, where its rim meets that step's edge only this far down; the
+/// edge a body walked off, met at once, is not one. `None` when the engine does not tell the
+/// radius, or nothing is met.
+fn onto_lower_edge<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    from: Vec3,
+    up: Vec3,
+    settings: &StairSettings,
+) -> Option<Support> {
+    let hang = BodyScale::of(body).bottom_hang();
+    if hang <= 0.0 {
+        return None;
+    }
+    let test = body.test_move(from, -up * (settings.max_step_height + hang));
+    let contact = test.contact?;
+    let depth = vertical(from - contact.point, up);
+    let margin = body.safe_margin().max(0.0);
+    let beyond = -vertical(test.travel, up) > settings.max_step_height - margin;
+    if !(beyond && depth <= settings.max_step_height + margin && supports(contact.normal, up)) {
+        return None;
+    }
+    let end = from + up * vertical(test.travel, up);
+    if is_walkable(contact.normal, up, body.floor_max_angle()) && land(body, end) {
+        return Some(Support::Floor(contact));
+    }
+    end.is_finite().then(|| {
+        body.set_position(end);
+        Support::Edge(contact)
+    })
+}
+
 /// Puts the body at `end` and snaps it to the floor there; true when the engine then has it on
 /// the floor.
 fn land<B: KinematicBody + ?Sized>(body: &mut B, end: Vec3) -> bool {
@@ -143,6 +180,9 @@ pub fn step_down<B: KinematicBody + ?Sized>(
     let along = horizontal(travel, up);
     let along = if along.is_finite() { along } else { Vec3::ZERO };
     let mut support = descend(body, start, up, settings);
+    if support.is_none() {
+        support = onto_lower_edge(body, start, up, settings);
+    }
     if support.is_none() && along.length() > 1e-6 {
         let clear = 2.0 * body.safe_margin().max(0.0) + NUDGE;
         let ahead = body.test_move(start, along.normalize() * clear);

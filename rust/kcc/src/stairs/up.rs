@@ -25,7 +25,7 @@ use crate::surface::{
     is_walkable, supports, usable_normal,
 };
 use crate::sweep::iterate_sweep;
-use crate::tolerances::MIN_STEP_RISE;
+use crate::tolerances::{BodyScale, MIN_STEP_RISE};
 
 /// What lies ahead of a grounded body for this tick's horizontal motion.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -277,7 +277,7 @@ fn look_ahead<B: KinematicBody + ?Sized>(
     let forward = horizontal(remainder, up)
         .length()
         .max(settings.min_step_forward);
-    let reach = forward + settings.step_forward_test.max(0.0);
+    let reach = forward + BodyScale::of(body).tread_look(settings.step_forward_test);
     let first = body.test_move(top, direction * reach);
     let straight = horizontal(first.travel, up).dot(direction);
     let near = if straight >= forward {
@@ -383,7 +383,8 @@ fn tread_behind<B: KinematicBody + ?Sized>(
     direction: Vec3,
     settings: &StairSettings,
 ) -> Option<Landing> {
-    if settings.step_forward_test <= 0.0 {
+    let look = BodyScale::of(body).tread_look(settings.step_forward_test);
+    if look <= 0.0 {
         return None;
     }
     let up = unit_up(body.up_direction());
@@ -397,7 +398,7 @@ fn tread_behind<B: KinematicBody + ?Sized>(
     let look_toward = |body: &mut B| {
         let toward = toward?;
         let drop = vertical(near - start, up);
-        let slant = body.test_move(near, toward * settings.step_forward_test - up * drop);
+        let slant = body.test_move(near, toward * look - up * drop);
         let contact = slant.contact?;
         let landing = Landing {
             position: near + slant.travel,

@@ -12,6 +12,7 @@ struct Liar {
     floor_max_angle: f32,
     up: Vec3,
     on_floor: bool,
+    radius: f32,
 }
 
 impl Liar {
@@ -22,6 +23,7 @@ impl Liar {
             floor_max_angle: 45f32.to_radians(),
             up: Vec3::Y,
             on_floor: true,
+            radius: 0.4,
         }
     }
 }
@@ -86,6 +88,9 @@ impl KinematicBody for Liar {
     fn shape_height(&self) -> f32 {
         1.8
     }
+    fn shape_radius(&self) -> f32 {
+        self.radius
+    }
     fn set_shape_height(&mut self, _height: f32) {}
 }
 
@@ -142,6 +147,17 @@ fn degenerate_up_direction_falls_back_to_y() {
         let mut body = Liar::new(Vec3::Y);
         body.up = up;
         run(&mut body);
+    }
+}
+
+#[test]
+fn a_shape_radius_that_makes_no_sense_does_not_break_a_tick() {
+    for radius in [0.0, -1.0, f32::NAN, f32::INFINITY, 1e30, 1e-30] {
+        for normal in [Vec3::Y, Vec3::new(0.0, 0.7, 0.7)] {
+            let mut body = Liar::new(normal);
+            body.radius = radius;
+            run(&mut body);
+        }
     }
 }
 

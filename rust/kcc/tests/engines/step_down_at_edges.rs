@@ -161,6 +161,9 @@ impl KinematicBody for StepEdge {
     fn shape_height(&self) -> f32 {
         1.8
     }
+    fn shape_radius(&self) -> f32 {
+        0.4
+    }
     fn set_shape_height(&mut self, _height: f32) {}
 }
 
@@ -237,8 +240,8 @@ fn a_free_answer_beside_a_riser_is_checked_further_along_the_walk() {
     assert!(body.position.z.abs() < 1e-5, "{}", body.position);
     assert!(down.is_step);
     assert_eq!(
-        body.probes, 2,
-        "the first probe down and the one further along"
+        body.probes, 3,
+        "the first probe down, the longer one for a lower step's edge, and the one further along"
     );
 }
 
@@ -251,7 +254,7 @@ fn without_a_walk_there_is_no_second_probe() {
         Vec3::new(0.0, 0.0, 0.000_001),
         "left where it was"
     );
-    assert_eq!(body.probes, 1);
+    assert_eq!(body.probes, 2, "the probe down and the longer one, no second place");
 }
 
 #[test]
@@ -269,5 +272,5 @@ fn a_real_ledge_is_still_no_floor() {
         .is_none()
     );
     assert_eq!(body.position, start);
-    assert_eq!(body.probes, 2);
+    assert_eq!(body.probes, 3);
 }
