@@ -191,6 +191,8 @@ static TICKS: AtomicU64 = AtomicU64::new(0);
 struct Run {
     ticks: u32,
     highest: f32,
+    /// Where the body ended.
+    end: Vec3,
 }
 
 /// How far the body's origin (its feet) is below the top of what it stands on, m: a rounded
@@ -238,6 +240,7 @@ fn run(
             let after = body.position();
             out.ticks += 1;
             out.highest = out.highest.max(after.y);
+            out.end = after;
             prop_assert!(
                 after.is_finite() && velocity.is_finite(),
                 "non-finite at tick {}",
@@ -293,9 +296,15 @@ proptest! {
         prop_assert!((face - degrees).abs() < 0.5, "the {degrees} degree ramp's face is at {face}");
         prop_assert!(face > floor_max, "a {face} degree face is floor (max {floor_max})");
         let segments = [(yaw, 1.0, false, 2.5)];
-        let measured = run(world, shape, &segments, rate)?;
+        let measured = run(world.clone(), shape, &segments, rate)?;
         let max_step = ControllerSettings::default().stairs.max_step_height;
         prop_assert!(measured.highest <= max_step + 0.01, "climbed to {} m on a {degrees} degree ramp", measured.highest);
+        // And it got to the ramp: walked straight at it for 2.5 s, it ends against it (a
+        // body that never moved, or stopped short, is not "not walked up").
+        let direction = Quat::from_rotation_y(yaw) * Vec3::NEG_Z;
+        let mut probe = body(&world, shape, measured.end);
+        let ahead = probe.test_move(measured.end, direction * 0.05);
+        prop_assert!(ahead.collided(), "stopped short of the ramp at {}", measured.end);
     }
 
     /// With no input on flat floor the body comes to rest within the release time plus a tick.
