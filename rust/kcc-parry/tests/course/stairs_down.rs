@@ -82,7 +82,11 @@ fn a_long_tick_down_the_stairs_meets_the_next_steps_edge() {
             }
             let total: f32 = steps.iter().sum();
             assert!((total + 3.0).abs() < 0.03, "{label}: {steps:?}");
-            assert!(body.position().y < 0.01, "{label}: ends at {}", body.position());
+            assert!(
+                body.position().y < 0.01,
+                "{label}: ends at {}",
+                body.position()
+            );
         }
     }
 }

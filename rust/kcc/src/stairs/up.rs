@@ -129,8 +129,11 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     if vertical(rise.end - obstacle.at, up) <= MIN_STEP_RISE {
         return Ahead::Blocked;
     }
-    // 3. Forward, and 4. down onto the step.
-    let ahead = look_ahead(body, rise.end, direction, obstacle.remainder, settings);
+    // 3. Forward (lower, under something the head met), and 4. down onto the step.
+    let mut ahead = look_ahead(body, rise.end, direction, obstacle.remainder, settings);
+    if let Some(under) = look_under(body, from, &ahead, &obstacle, direction, settings) {
+        ahead = under;
+    }
     let Some(landed) = land(body, from, &ahead, &obstacle, direction, settings) else {
         return Ahead::Blocked;
     };
@@ -256,6 +259,9 @@ struct LookAhead {
     first: MotionTest,
     /// How far straight ahead the forward sweep went, m.
     straight: f32,
+    /// How far ahead the landing is looked for (the rest of the motion, at least the minimum
+    /// forward step), m.
+    forward: f32,
     /// Above the landing at the end of the motion (at least the minimum forward step), m.
     near: Vec3,
     /// Above the furthest point looked at (the tread test further on), m.
@@ -297,9 +303,72 @@ fn look_ahead<B: KinematicBody + ?Sized>(
         top,
         first,
         straight,
+        forward,
         near,
         far,
     }
+}
+
+/// Most lower looks under something the head met (see [`look_under`]): each halves the range
+/// of lifts left, so four find a gap of a sixteenth of the sweep up (2.5 cm of 0.4 m).
+const LOOKS_UNDER: u32 = 4;
+
+/// Looks again from lower lifts when the look from the top of the sweep up met something with
+/// the body's head before the landing (a block hanging over the step, not over the floor in
+/// front of it): from `at` (where the probe stopped, m), each look halves the range of lifts
+/// between the body's start (`from`, m) and the last lift that met something with the head;
+/// one that meets the riser with the feet raises the range's bottom. The first clear look is
+/// the climb's. `None` when the first look was not blocked that way, or no lift clears both.
+fn look_under<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    from: Vec3,
+    first: &LookAhead,
+    obstacle: &Obstacle,
+    direction: Vec3,
+    settings: &StairSettings,
+) -> Option<LookAhead> {
+    let up = unit_up(body.up_direction());
+    let at = vertical(obstacle.at, up);
+    if blocked_by(body, first)? != Blocked::Head {
+        return None;
+    }
+    let (mut low, mut high) = (vertical(from, up) + MIN_STEP_RISE, vertical(first.top, up));
+    for _ in 0..LOOKS_UNDER {
+        let lift = 0.5 * (low + high);
+        let top = obstacle.at + up * (lift - at);
+        let look = look_ahead(body, top, direction, obstacle.remainder, settings);
+        match blocked_by(body, &look) {
+            None => return Some(look),
+            Some(Blocked::Head) => high = lift,
+            Some(Blocked::Feet) => low = lift,
+        }
+    }
+    None
+}
+
+/// Which part of the body a forward look met something with before the landing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Blocked {
+    /// The lower half: a riser, or what the step's top holds up.
+    Feet,
+    /// The upper half: something hanging over the step.
+    Head,
+}
+
+/// What stopped the forward `look` short of the landing, by the part of the body it met (not
+/// walkable ground); `None` when it reached the landing.
+fn blocked_by<B: KinematicBody + ?Sized>(body: &B, look: &LookAhead) -> Option<Blocked> {
+    let up = unit_up(body.up_direction());
+    let hit = look.first.contact?;
+    if look.straight >= look.forward || is_walkable(hit.normal, up, body.floor_max_angle()) {
+        return None;
+    }
+    let above_feet = vertical(hit.point - look.top, up);
+    Some(if above_feet > 0.5 * body.shape_height() {
+        Blocked::Head
+    } else {
+        Blocked::Feet
+    })
 }
 
 /// Where a step up lands (see [`land`]).

@@ -254,7 +254,10 @@ fn without_a_walk_there_is_no_second_probe() {
         Vec3::new(0.0, 0.0, 0.000_001),
         "left where it was"
     );
-    assert_eq!(body.probes, 2, "the probe down and the longer one, no second place");
+    assert_eq!(
+        body.probes, 2,
+        "the probe down and the longer one, no second place"
+    );
 }
 
 #[test]
