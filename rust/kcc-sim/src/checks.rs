@@ -203,13 +203,14 @@ pub fn evaluate(scenario: &Scenario, run: &Run, metrics: &Metrics) -> Vec<Check>
 pub const RISER_TOLERANCE: f32 = 0.02;
 
 /// How far the run's `stepped` signals are from one per riser: the steps each way more or
-/// fewer than `risers` asks, plus the steps further than [`RISER_TOLERANCE`] from its height.
+/// fewer than `risers` asks, plus the steps further than its tolerance ([`RISER_TOLERANCE`]
+/// unless it gives one) from its height.
 fn riser_mismatches(run: &Run, risers: Risers) -> u32 {
     let steps: Vec<f32> = run.ticks.iter().filter_map(|t| t.stepped).collect();
     let count = |up: bool| steps.iter().filter(|dy| (**dy > 0.0) == up).count() as u32;
     let off = steps
         .iter()
-        .filter(|dy| (dy.abs() - risers.rise).abs() > RISER_TOLERANCE)
+        .filter(|dy| (dy.abs() - risers.rise).abs() > risers.tolerance.unwrap_or(RISER_TOLERANCE))
         .count() as u32;
     count(true).abs_diff(risers.up) + count(false).abs_diff(risers.down) + off
 }

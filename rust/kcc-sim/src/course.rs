@@ -78,6 +78,14 @@ pub fn build(spec: &SolidSpec, base: &Path) -> Result<Vec<Solid>, SolidError> {
                 message: format!("{}: {message}", path.display()),
             })?;
             let offset = Vec3::from(m.offset.unwrap_or([0.0; 3]));
+            let scale = m.scale.unwrap_or(1.0);
+            if !(scale.is_finite() && scale > 0.0) {
+                return Err(SolidError {
+                    key: "mesh.scale".into(),
+                    message: format!("must be greater than 0, got {scale}"),
+                });
+            }
+            let vertices = vertices.into_iter().map(|v| v * scale).collect();
             let solid = geometry::mesh(vertices, triangles, offset).map_err(fail("mesh.obj"))?;
             Ok(vec![solid])
         }

@@ -18,6 +18,8 @@ use thiserror::Error;
 
 use crate::course;
 
+mod scale;
+
 /// Highest tick rate a scenario may ask for, Hz.
 pub const MAX_TICK_RATE: f64 = 10_000.0;
 
@@ -144,6 +146,9 @@ pub struct Risers {
     pub up: u32,
     /// Risers walked down.
     pub down: u32,
+    /// How far a step may be from the riser's height and still be its one step, m
+    /// ([`RISER_TOLERANCE`](crate::checks::RISER_TOLERANCE) when absent).
+    pub tolerance: Option<f32>,
 }
 
 /// The `[expect]` table: each present key is one named check.
@@ -309,6 +314,8 @@ pub struct MeshSpec {
     pub obj: String,
     /// Added to every vertex, m.
     pub offset: Option<[f32; 3]>,
+    /// Every vertex is multiplied by it before the offset is added (1 when absent).
+    pub scale: Option<f32>,
 }
 
 /// Character shapes a scenario can ask for.
@@ -486,37 +493,51 @@ impl Scenario {
             message,
         };
 
-        let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
-            let (line, column) = line_and_column(text, e.span().map_or(0, |s| s.start));
-            ScenarioError::Syntax {
-                file: file.clone(),
-                line,
-                column,
-                message: e.message().trim().to_string(),
-            }
-        })?;
-        let mut path_so_far = Vec::new();
-        if let Some((segments, value)) = first_non_finite(&table, &mut path_so_far) {
-            let (table, key) = table_and_key(&segments);
-            return Err(invalid(
-                &table,
-                &key,
-                format!("{value} is not a finite number"),
-            ));
-        }
-        let raw: RawScenario = serde_path_to_error::deserialize(toml::Value::Table(table))
-            .map_err(|e| {
-                let mut segments = path_segments(e.path());
-                let message = e.inner().message().trim().to_string();
-                // A missing key is reported at the table that lacks it: add the key's name.
-                if let Some(field) = missing_field(&message) {
-                    segments.push(Segment::Key(field.to_string()));
-                }
-                let (table, key) = table_and_key(&segments);
-                invalid(&table, &key, message)
-            })?;
+        let table = checked_table(path, text)?;
         let base = path.parent().unwrap_or(Path::new("."));
+        if table.contains_key("scaled") {
+            let scaled: RawScaled = typed(table, &invalid)?;
+            return Self::magnified(&scaled, base, &invalid);
+        }
+        let raw: RawScenario = typed(table, &invalid)?;
         build(raw, base, &invalid)
+    }
+
+    /// The scenario of a file with `scaled = { from, by }`: the file `from` (relative to
+    /// `base`) with every length, speed and acceleration multiplied by `by` (see the module
+    /// `scale`), under the name `scaled.name`.
+    fn magnified(
+        scaled: &RawScaled,
+        base: &Path,
+        invalid: &dyn Fn(&str, &str, String) -> ScenarioError,
+    ) -> Result<Self, ScenarioError> {
+        const TOP: &str = "top level";
+        let by = scaled.scaled.by;
+        if !(MIN_SCALE..=MAX_SCALE).contains(&by) {
+            let message = format!("must be between {MIN_SCALE} and {MAX_SCALE}, got {by}");
+            return Err(invalid(TOP, "scaled.by", message));
+        }
+        let path = base.join(&scaled.scaled.from);
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(&path).map_err(|e| ScenarioError::Read {
+            file: file.clone(),
+            message: e.to_string(),
+        })?;
+        let of_original = |table: &str, key: &str, message: String| ScenarioError::Invalid {
+            file: file.clone(),
+            table: table.to_string(),
+            key: key.to_string(),
+            message,
+        };
+        let table = checked_table(&path, &text)?;
+        if table.contains_key("scaled") {
+            let message = "the scaled file is scaled itself: start from an original".to_string();
+            return Err(invalid(TOP, "scaled.from", message));
+        }
+        let mut raw: RawScenario = typed(table, &of_original)?;
+        raw = raw.scaled(by);
+        raw.name = scaled.name.clone();
+        build(raw, path.parent().unwrap_or(Path::new(".")), &of_original)
     }
 
     /// Gives every box and hull of the world `margin` (m, Godot's `Shape3D.margin`) instead of
@@ -560,6 +581,72 @@ impl Scenario {
             time < end
         })
     }
+}
+
+/// Smallest factor a scaled scenario may magnify by.
+pub const MIN_SCALE: f32 = 0.01;
+
+/// Largest factor a scaled scenario may magnify by.
+pub const MAX_SCALE: f32 = 100.0;
+
+/// A file that scales another: `name` and `scaled = { from, by }`, nothing else.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawScaled {
+    name: String,
+    scaled: ScaledFrom,
+}
+
+/// `scaled = { from, by }`.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScaledFrom {
+    /// The scenario file it scales, relative to this one.
+    from: String,
+    /// The factor every length, speed and acceleration is multiplied by.
+    by: f32,
+}
+
+/// `text` (read from `path`) as a TOML table with every number finite.
+fn checked_table(path: &Path, text: &str) -> Result<toml::Table, ScenarioError> {
+    let file = path.display().to_string();
+    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
+        let (line, column) = line_and_column(text, e.span().map_or(0, |s| s.start));
+        ScenarioError::Syntax {
+            file: file.clone(),
+            line,
+            column,
+            message: e.message().trim().to_string(),
+        }
+    })?;
+    let mut path_so_far = Vec::new();
+    if let Some((segments, value)) = first_non_finite(&table, &mut path_so_far) {
+        let (table, key) = table_and_key(&segments);
+        return Err(ScenarioError::Invalid {
+            file,
+            table,
+            key,
+            message: format!("{value} is not a finite number"),
+        });
+    }
+    Ok(table)
+}
+
+/// `table` as the typed model `T`, with errors that name the table and key.
+fn typed<T: serde::de::DeserializeOwned>(
+    table: toml::Table,
+    invalid: &dyn Fn(&str, &str, String) -> ScenarioError,
+) -> Result<T, ScenarioError> {
+    serde_path_to_error::deserialize(toml::Value::Table(table)).map_err(|e| {
+        let mut segments = path_segments(e.path());
+        let message = e.inner().message().trim().to_string();
+        // A missing key is reported at the table that lacks it: add the key's name.
+        if let Some(field) = missing_field(&message) {
+            segments.push(Segment::Key(field.to_string()));
+        }
+        let (table, key) = table_and_key(&segments);
+        invalid(&table, &key, message)
+    })
 }
 
 /// Turns the raw model into a validated scenario.

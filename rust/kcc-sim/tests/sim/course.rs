@@ -282,7 +282,12 @@ fn every_staircase_steps_once_per_riser_with_either_shape() {
         assert!(scenario.character.controller.stairs.flat_base, "{name}");
         assert_eq!(
             scenario.expect.steps_per_riser,
-            Some(Risers { rise, up, down }),
+            Some(Risers {
+                rise,
+                up,
+                down,
+                tolerance: None,
+            }),
             "{name}"
         );
         for rate in [30.0, 60.0, 144.0, 240.0] {

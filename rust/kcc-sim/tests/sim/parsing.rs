@@ -448,3 +448,78 @@ fn a_negative_shape_margin_names_its_key() {
     let message = invalid(&top("shape_margin = -0.01"), "top level", "shape_margin");
     assert!(message.contains("0 m or more"), "{message}");
 }
+
+#[test]
+fn a_scaled_file_is_its_original_magnified() {
+    let scenarios = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let original = Scenario::load(&scenarios.join("stairs_020.toml")).unwrap();
+    let text = "name = \"stairs_020_x3\"\nscaled = { from = \"stairs_020.toml\", by = 3.0 }\n";
+    let scaled = Scenario::parse(&scenarios.join("scaled.toml"), text).unwrap();
+    assert_eq!(scaled.name, "stairs_020_x3");
+    // Lengths, speeds and accelerations three times the original's; times kept.
+    assert_eq!(scaled.duration, original.duration);
+    assert_eq!(scaled.start.position, original.start.position * 3.0);
+    let (a, b) = (&original.character, &scaled.character);
+    assert_eq!(b.body.shape.radius(), 3.0 * a.body.shape.radius());
+    assert_eq!(b.body.shape.height(), 3.0 * a.body.shape.height());
+    let (ca, cb) = (&a.controller, &b.controller);
+    assert_eq!(
+        cb.movement.ground.max_speed,
+        3.0 * ca.movement.ground.max_speed
+    );
+    assert_eq!(
+        cb.movement.ground.attack_time,
+        ca.movement.ground.attack_time
+    );
+    assert_eq!(cb.stairs.max_step_height, 3.0 * ca.stairs.max_step_height);
+    assert_eq!(cb.stairs.min_step_depth, 3.0 * ca.stairs.min_step_depth);
+    assert_eq!(cb.gravity.gravity, 3.0 * ca.gravity.gravity);
+    assert_eq!(b.body.floor_snap_length, 3.0 * a.body.floor_snap_length);
+    assert_eq!(b.body.safe_margin, a.body.safe_margin);
+    assert_eq!(scaled.shape_margin, original.shape_margin);
+    // The world: every box three times as large and three times as far from the origin.
+    let boxes = |s: &Scenario| -> Vec<(Vec3, Vec3)> {
+        s.world
+            .solids()
+            .iter()
+            .filter_map(|solid| match solid.primitive() {
+                kcc_parry::Primitive::Cuboid { center, size, .. } => Some((*center, *size)),
+                _ => None,
+            })
+            .collect()
+    };
+    let (before, after) = (boxes(&original), boxes(&scaled));
+    assert_eq!(before.len(), after.len());
+    for ((c0, s0), (c1, s1)) in before.iter().zip(&after) {
+        assert!((*c1 - *c0 * 3.0).length() < 1e-4 && (*s1 - *s0 * 3.0).length() < 1e-4);
+    }
+    // The expectations: positions and the risers scaled, the step tolerance with them.
+    let (ea, eb) = (&original.expect, &scaled.expect);
+    let (ra, rb) = (ea.reach.unwrap(), eb.reach.unwrap());
+    assert_eq!(rb.position, ra.position.map(|x| x * 3.0));
+    assert_eq!(rb.radius, 3.0 * ra.radius);
+    let (sa, sb) = (ea.steps_per_riser.unwrap(), eb.steps_per_riser.unwrap());
+    assert_eq!(sb.rise, 3.0 * sa.rise);
+    assert_eq!(sb.tolerance, Some(3.0 * kcc_sim::checks::RISER_TOLERANCE));
+    assert_eq!(eb.max_penetration, ea.max_penetration);
+    assert_eq!(eb.max_step_tick_queries, ea.max_step_tick_queries);
+}
+
+#[test]
+fn a_scaled_file_names_what_is_wrong() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let file = dir.join("scaled.toml");
+    let error = |text: &str| {
+        Scenario::parse(&file, text)
+            .err()
+            .expect("refused")
+            .to_string()
+    };
+    let far = error("name = \"x\"\nscaled = { from = \"stairs_020.toml\", by = 1000.0 }\n");
+    assert!(far.contains("scaled.by") && far.contains("1000"), "{far}");
+    let missing = error("name = \"x\"\nscaled = { from = \"no_such_file.toml\", by = 2.0 }\n");
+    assert!(missing.contains("no_such_file.toml"), "{missing}");
+    let extra =
+        error("name = \"x\"\nduration = 1.0\nscaled = { from = \"stairs_020.toml\", by = 2.0 }\n");
+    assert!(extra.contains("duration"), "{extra}");
+}
