@@ -26,7 +26,7 @@ var script_input: Array = []
 
 var _core: KccCore
 ## The core's character, with the core's defaults: among them the flat base
-## (kcc::StairSettings::flat_base), so a capsule stands flat on each stair's edge and its
+## (kcc::GroundFollow::Snap's flat_base), so a capsule stands flat on each stair's edge and its
 ## height and the camera change once per riser, as a cylinder's do.
 var _handle := 0
 

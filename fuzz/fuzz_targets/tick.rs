@@ -41,7 +41,19 @@ fn settings(case: &Case) -> ControllerSettings {
     (s.stairs.max_step_height, s.stairs.min_step_depth, s.stairs.min_step_forward, s.stairs.step_forward_test) =
         (h, depth, forward, test);
     s.stairs.sweep_iterations = u32::from(case.iterations % 10);
-    s.stairs.flat_base = case.iterations >= 128;
+    // Either way of following the ground, with the arbitrary settings of each.
+    s.stairs.ground_follow = if case.iterations >= 224 {
+        kcc::GroundFollow::Smooth { speed: e }
+    } else {
+        kcc::GroundFollow::Snap {
+            flat_base: case.iterations >= 128,
+            detection: if case.iterations % 2 == 0 {
+                kcc::StepDetection::Contacts
+            } else {
+                kcc::StepDetection::Probe
+            },
+        }
+    };
     (s.gravity.gravity, s.gravity.terminal_speed, s.gravity.jump_velocity) =
         (case.gravity[0], case.gravity[1], case.gravity[2]);
     (s.jump.coyote_time, s.jump.buffer_time, s.jump.release_cut) =

@@ -58,16 +58,18 @@ mirrored_enum! {
     }
 }
 
-mirrored_enum! {
-    /// How the body follows steps and slopes (the inspector's `ground_follow`; see
-    /// `kcc::GroundFollow`).
-    GroundFollow mirrors kcc::GroundFollow {
-        /// Stair sweeps: lifted onto a step and snapped down at once; the camera smooths the
-        /// step.
-        Snap,
-        /// A probe under a floating shape: the body moves toward the ground's height smoothly.
-        Smooth,
-    }
+/// How the body follows steps and slopes (the inspector's `ground_follow`; see
+/// `kcc::GroundFollow`, whose variants carry their own settings: the node's `flat_base` and
+/// `step_detection` go with [`Snap`](Self::Snap), `ground_follow_speed` with
+/// [`Smooth`](Self::Smooth)).
+#[derive(GodotConvert, Var, Export, Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[godot(via = i64)]
+pub enum GroundFollow {
+    /// Stair sweeps: lifted onto a step and snapped down at once; the camera smooths the step.
+    #[default]
+    Snap,
+    /// A probe under a floating shape: the body moves toward the ground's height smoothly.
+    Smooth,
 }
 
 /// The node's tuning properties, one field per inspector property (m, s, m/s, m/s², count).
@@ -152,10 +154,20 @@ impl Properties {
             min_step_forward: stairs.min_step_forward,
             step_forward_test: stairs.step_forward_test,
             sweep_iterations: i32::try_from(stairs.sweep_iterations).unwrap_or(i32::MAX),
-            step_detection: stairs.step_detection.into(),
-            ground_follow: stairs.ground_follow.into(),
-            ground_follow_speed: stairs.ground_follow_speed,
-            flat_base: stairs.flat_base,
+            step_detection: stairs.ground_follow.detection().into(),
+            ground_follow: if stairs.ground_follow.is_smooth() {
+                GroundFollow::Smooth
+            } else {
+                GroundFollow::Snap
+            },
+            ground_follow_speed: match stairs.ground_follow {
+                kcc::GroundFollow::Smooth { speed } => speed,
+                kcc::GroundFollow::Snap { .. } => kcc::settings::DEFAULT_SMOOTH_SPEED,
+            },
+            flat_base: match stairs.ground_follow {
+                kcc::GroundFollow::Snap { flat_base, .. } => flat_base,
+                kcc::GroundFollow::Smooth { .. } => true,
+            },
             step_up_enabled: stairs.step_up_enabled,
             step_down_enabled: stairs.step_down_enabled,
             max_speed: ground.max_speed,
@@ -190,10 +202,15 @@ impl Properties {
         stairs.min_step_forward = self.min_step_forward;
         stairs.step_forward_test = self.step_forward_test;
         stairs.sweep_iterations = u32::try_from(self.sweep_iterations).unwrap_or(0);
-        stairs.step_detection = self.step_detection.into();
-        stairs.ground_follow = self.ground_follow.into();
-        stairs.ground_follow_speed = self.ground_follow_speed;
-        stairs.flat_base = self.flat_base;
+        stairs.ground_follow = match self.ground_follow {
+            GroundFollow::Snap => kcc::GroundFollow::Snap {
+                flat_base: self.flat_base,
+                detection: self.step_detection.into(),
+            },
+            GroundFollow::Smooth => kcc::GroundFollow::Smooth {
+                speed: self.ground_follow_speed,
+            },
+        };
         stairs.step_up_enabled = self.step_up_enabled;
         stairs.step_down_enabled = self.step_down_enabled;
         let ground = &mut settings.movement.ground;
@@ -290,10 +307,23 @@ mod tests {
         assert_eq!(s.stairs.min_step_forward, 0.03);
         assert_eq!(s.stairs.step_forward_test, 0.2);
         assert_eq!(s.stairs.sweep_iterations, 5);
-        assert_eq!(s.stairs.step_detection, kcc::StepDetection::Probe);
-        assert_eq!(s.stairs.ground_follow, kcc::GroundFollow::Smooth);
-        assert_eq!(s.stairs.ground_follow_speed, 12.0);
-        assert!(!s.stairs.flat_base);
+        // Smooth ground follow takes its speed; the stair sweeps' own settings go with Snap.
+        assert_eq!(
+            s.stairs.ground_follow,
+            kcc::GroundFollow::Smooth { speed: 12.0 }
+        );
+        let snap = Properties {
+            ground_follow: GroundFollow::Snap,
+            ..p
+        }
+        .to_settings(GODOT_GRAVITY);
+        assert_eq!(
+            snap.stairs.ground_follow,
+            kcc::GroundFollow::Snap {
+                flat_base: false,
+                detection: kcc::StepDetection::Probe
+            }
+        );
         assert!(!s.stairs.step_up_enabled && !s.stairs.step_down_enabled);
         assert_eq!(s.movement.ground.max_speed, 7.0);
         assert_eq!(s.movement.ground.attack_time, 0.3);
@@ -313,12 +343,20 @@ mod tests {
         assert_eq!(s.crouch.max_step_height, 0.2);
         let back = Properties::from_settings(&s);
         assert_eq!(back.custom_gravity, 20.0);
+        // A smooth ground follow has no stair sweeps: their settings come back as defaults.
         assert_eq!(
             Properties {
                 use_custom_gravity: true,
+                flat_base: p.flat_base,
+                step_detection: p.step_detection,
                 ..back
             },
             p
+        );
+        let snap_back = Properties::from_settings(&snap);
+        assert_eq!(
+            (snap_back.flat_base, snap_back.step_detection),
+            (false, StepDetection::Probe)
         );
     }
 
@@ -357,13 +395,19 @@ mod tests {
             crouch_height: 0.0,
             crouch_max_speed: -1.0,
             crouch_max_step_height: -0.1,
+            ground_follow: GroundFollow::Smooth,
             ground_follow_speed: 0.0,
             ..Properties::default()
         };
         let (s, problems) = sanitize(p.to_settings(GODOT_GRAVITY));
         assert_eq!(s.validate(), Ok(()));
         assert_eq!(problems.len(), 21, "{problems:?}");
-        assert_eq!(s.stairs.ground_follow_speed, kcc::settings::MIN_RATE);
+        assert_eq!(
+            s.stairs.ground_follow,
+            kcc::GroundFollow::Smooth {
+                speed: kcc::settings::MIN_RATE
+            }
+        );
         assert_eq!(s.crouch.height, kcc::settings::MIN_CROUCH_HEIGHT);
         assert_eq!(s.crouch.max_speed, MIN_SPEED);
         assert_eq!(s.crouch.max_step_height, 0.0);

@@ -103,18 +103,18 @@ struct RunArgs {
     /// Write an SVG plot of each run into this folder.
     #[arg(long, value_name = "DIR")]
     plot: Option<PathBuf>,
-    /// How our controller finds steps, for every file: from the move's contacts or by a probe
-    /// every tick; each file's own `step_detection` (default contacts) when absent.
+    /// How our controller finds steps, for every file with stair sweeps (snap): from the move's
+    /// contacts or by a probe every tick; each file's own (default contacts) when absent.
     #[arg(long, value_enum)]
     step_detection: Option<Detection>,
     /// How our controller follows the ground, for every file: stair sweeps that snap, or a
-    /// probe under a floating shape that moves the body smoothly; each file's own
-    /// `ground_follow` (default snap) when absent.
+    /// probe under a floating shape that moves the body smoothly (a file of the other mode
+    /// takes that mode's defaults); each file's own `ground_follow` (default snap) when absent.
     #[arg(long, value_enum)]
     ground_follow: Option<Follow>,
-    /// Whether rounded bottoms stand flat on stair edges, for every file: `true` (the
-    /// controller's default) or `false` (a capsule rolls over each edge); each file's own
-    /// `flat_base` when absent.
+    /// Whether rounded bottoms stand flat on stair edges, for every file with stair sweeps
+    /// (snap): `true` (the controller's default) or `false` (a capsule rolls over each edge);
+    /// each file's own when absent.
     #[arg(long, value_name = "true|false", action = clap::ArgAction::Set)]
     flat_base: Option<bool>,
     #[command(flatten)]
@@ -128,15 +128,6 @@ enum Follow {
     Snap,
     /// A probe under a floating shape: the body moves toward the ground's height smoothly.
     Smooth,
-}
-
-impl From<Follow> for GroundFollow {
-    fn from(follow: Follow) -> Self {
-        match follow {
-            Follow::Snap => Self::Snap,
-            Follow::Smooth => Self::Smooth,
-        }
-    }
 }
 
 /// `--step-detection` values.
@@ -428,26 +419,36 @@ fn compare_files(args: &CompareArgs) -> Result<bool, String> {
     Ok(replayed == 0 || agree as f64 >= args.min_agreement * replayed as f64)
 }
 
+/// A file's ground follow with the command line's `--ground-follow`, `--step-detection` and
+/// `--flat-base` on top: a mode switched keeps the file's settings of that mode, or takes the
+/// defaults; the stair sweeps' own settings change the stair sweeps only.
+fn ground_follow(file: GroundFollow, args: &RunArgs) -> GroundFollow {
+    let follow = match (args.ground_follow, file) {
+        (Some(Follow::Smooth), GroundFollow::Snap { .. }) => GroundFollow::SMOOTH,
+        (Some(Follow::Snap), GroundFollow::Smooth { .. }) => GroundFollow::default(),
+        _ => file,
+    };
+    match follow {
+        GroundFollow::Snap {
+            flat_base,
+            detection,
+        } => GroundFollow::Snap {
+            flat_base: args.flat_base.unwrap_or(flat_base),
+            detection: args.step_detection.map_or(detection, StepDetection::from),
+        },
+        smooth => smooth,
+    }
+}
+
 /// `kcc-sim run`: true when every check passed; an error message on invalid input.
 fn run_files(args: &RunArgs) -> Result<bool, String> {
     let mut scenarios = load_scenarios(&args.files, &args.tick_rate)?;
     args.world.apply_margin(&mut scenarios)?;
-    if let Some(detection) = args.step_detection {
-        for scenario in &mut scenarios {
-            scenario.character.controller.stairs.step_detection = detection.into();
-        }
-    }
-    if let Some(follow) = args.ground_follow {
-        for scenario in &mut scenarios {
-            let character = &mut scenario.character;
-            character.controller.stairs.ground_follow = follow.into();
-            character.body.float_height = character.controller.float_height();
-        }
-    }
-    if let Some(flat_base) = args.flat_base {
-        for scenario in &mut scenarios {
-            scenario.character.controller.stairs.flat_base = flat_base;
-        }
+    for scenario in &mut scenarios {
+        let character = &mut scenario.character;
+        let follow = &mut character.controller.stairs.ground_follow;
+        *follow = ground_follow(*follow, args);
+        character.body.float_height = character.controller.float_height();
     }
 
     let kinds = args.controller.kinds()?;

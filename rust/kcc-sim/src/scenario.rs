@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use glam::{Vec2, Vec3};
 use kcc::movement::INPUT_DEAD_ZONE;
-use kcc::{ConfigError, ControllerSettings, GroundFollow, StepDetection};
+use kcc::{ConfigError, ControllerSettings, GroundFollow};
 use kcc_parry::{BodySettings, CharacterShape, PlatformMotion, World};
 use serde::Deserialize;
 use thiserror::Error;
@@ -368,10 +368,7 @@ struct RawCharacter {
     min_step_forward: Option<f32>,
     step_forward_test: Option<f32>,
     sweep_iterations: Option<u32>,
-    step_detection: Option<StepDetectionKey>,
-    ground_follow: Option<GroundFollowKey>,
-    ground_follow_speed: Option<f32>,
-    flat_base: Option<bool>,
+    ground_follow: Option<GroundFollow>,
     gravity: Option<f32>,
     terminal_speed: Option<f32>,
     jump_velocity: Option<f32>,
@@ -391,40 +388,6 @@ struct RawCharacter {
     floor_constant_speed: Option<bool>,
     slide_on_ceiling: Option<bool>,
     camera_decay: Option<f32>,
-}
-
-/// `ground_follow` as the file spells it.
-#[derive(Deserialize, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-enum GroundFollowKey {
-    Snap,
-    Smooth,
-}
-
-impl From<GroundFollowKey> for GroundFollow {
-    fn from(key: GroundFollowKey) -> Self {
-        match key {
-            GroundFollowKey::Snap => Self::Snap,
-            GroundFollowKey::Smooth => Self::Smooth,
-        }
-    }
-}
-
-/// `step_detection` as the file spells it.
-#[derive(Debug, Clone, Copy, Deserialize)]
-#[serde(rename_all = "lowercase")]
-enum StepDetectionKey {
-    Contacts,
-    Probe,
-}
-
-impl From<StepDetectionKey> for StepDetection {
-    fn from(key: StepDetectionKey) -> Self {
-        match key {
-            StepDetectionKey::Contacts => Self::Contacts,
-            StepDetectionKey::Probe => Self::Probe,
-        }
-    }
 }
 
 #[derive(Deserialize)]
@@ -902,16 +865,7 @@ fn character(raw: &RawCharacter) -> Result<Character, (String, String)> {
     set(&mut stairs.min_step_forward, raw.min_step_forward);
     set(&mut stairs.step_forward_test, raw.step_forward_test);
     set(&mut stairs.sweep_iterations, raw.sweep_iterations);
-    set(
-        &mut stairs.step_detection,
-        raw.step_detection.map(StepDetection::from),
-    );
-    set(
-        &mut stairs.ground_follow,
-        raw.ground_follow.map(GroundFollow::from),
-    );
-    set(&mut stairs.ground_follow_speed, raw.ground_follow_speed);
-    set(&mut stairs.flat_base, raw.flat_base);
+    set(&mut stairs.ground_follow, raw.ground_follow);
     let gravity = &mut controller.gravity;
     set(&mut gravity.gravity, raw.gravity);
     set(&mut gravity.terminal_speed, raw.terminal_speed);

@@ -367,7 +367,10 @@ fn bad_settings_give_a_reason_not_a_character() {
             r#"{"movement": {"ground": {"attack_time": 0.0, "max_speed": 5, "release_time": 0.1}}}"#,
             "attack_time",
         ),
-        (r#"{"stairs": {"step_detection": "sideways"}}"#, "sideways"),
+        (
+            r#"{"stairs": {"ground_follow": {"mode": "snap", "detection": "sideways"}}}"#,
+            "sideways",
+        ),
     ] {
         assert_eq!(new_character(0, text), 0, "{text}");
         let error = last_error();

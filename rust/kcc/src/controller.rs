@@ -154,7 +154,9 @@ impl Controller {
             dt,
             Sanitized::default(),
             |body, velocity, dt| match smooth::ground_under(body, stairs, velocity) {
-                Floating::Yes(ground) => smooth::move_floating(body, stairs, velocity, dt, ground),
+                Floating::Yes { ground, speed } => {
+                    smooth::move_floating(body, stairs, velocity, dt, ground, speed)
+                }
                 Floating::No => {
                     let footing = footing::sense(body, velocity, stairs.flat_reach());
                     tick::move_once(&self.settings, body, velocity, dt, footing)

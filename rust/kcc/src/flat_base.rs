@@ -16,7 +16,7 @@
 //! ([`held`]): an edge there, at the feet's height, not under the whole bottom (a tilted
 //! contact). A flat bottom on a slope touches it the same way with its rim; the controller
 //! tells that face from an edge with one more probe a few millimetres toward the contact. It
-//! is on by default (`StairSettings::flat_base`).
+//! is on by default (`GroundFollow::Snap`'s `flat_base`).
 
 use glam::Vec3;
 

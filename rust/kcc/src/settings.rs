@@ -216,25 +216,85 @@ pub enum StepDetection {
     Probe,
 }
 
-/// How a body on the ground follows steps and slopes up and down.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+/// How a body on the ground follows steps and slopes up and down. Each way carries its own
+/// settings, so no setting of one can be set for the other.
+#[derive(Debug, Clone, Copy, PartialEq)]
 #[cfg_attr(
     feature = "serde",
     derive(serde::Serialize, serde::Deserialize),
-    serde(rename_all = "snake_case")
+    serde(tag = "mode", rename_all = "snake_case", deny_unknown_fields)
 )]
 pub enum GroundFollow {
     /// Stair sweeps (the stair article's technique): the body is lifted onto a step and
     /// snapped down onto a lower one at once, and the `stepped` report moves the camera
     /// smoother by the step.
-    #[default]
-    Snap,
+    Snap {
+        /// Whether the body stands flat on a stair's edge, its feet at the edge's height while
+        /// the edge is under it (see [`crate::flat_base`]; on by default): a capsule then does
+        /// not roll over the edge, its height changes once per stair, and the camera smoother
+        /// sees one step per riser, as with a flat bottom (which it holds on the rounding of an
+        /// edge too). Off, a capsule rolls over each edge.
+        #[cfg_attr(feature = "serde", serde(default = "yes"))]
+        flat_base: bool,
+        /// How a step in the way is found: from the move's contacts, or by a probe every
+        /// tick.
+        #[cfg_attr(feature = "serde", serde(default))]
+        detection: StepDetection,
+    },
     /// A probe under a floating shape with a smoothed body height (the "raycast snapping"
     /// technique, see [`crate::smooth`]): the body's collision shape must float
     /// `max_step_height` above its origin; the feet move toward the ground's height at
-    /// [`StairSettings::ground_follow_speed`]. No stair sweeps, no `stepped` reports: the body
-    /// itself moves smoothly.
-    Smooth,
+    /// `speed`. No stair sweeps, no `stepped` reports: the body itself moves smoothly.
+    Smooth {
+        /// How fast the feet close the gap to the ground's height, 1/s: the gap shrinks by
+        /// `exp(-speed * t)` (20: 95 % in 0.15 s).
+        #[cfg_attr(feature = "serde", serde(default = "smooth_speed"))]
+        speed: f32,
+    },
+}
+
+impl Default for GroundFollow {
+    /// Stair sweeps with the flat base, finding steps from the move's contacts.
+    fn default() -> Self {
+        Self::Snap {
+            flat_base: true,
+            detection: StepDetection::Contacts,
+        }
+    }
+}
+
+impl GroundFollow {
+    /// [`GroundFollow::Smooth`] at the default speed (20 per second).
+    pub const SMOOTH: Self = Self::Smooth {
+        speed: DEFAULT_SMOOTH_SPEED,
+    };
+
+    /// True for the probe under a floating shape ([`GroundFollow::Smooth`]).
+    pub fn is_smooth(&self) -> bool {
+        matches!(self, Self::Smooth { .. })
+    }
+
+    /// How a step in the way is found (the stair sweeps' own setting; contacts for
+    /// [`GroundFollow::Smooth`], which has no stair sweeps).
+    pub fn detection(&self) -> StepDetection {
+        match *self {
+            Self::Snap { detection, .. } => detection,
+            Self::Smooth { .. } => StepDetection::Contacts,
+        }
+    }
+}
+
+/// Default rate of [`GroundFollow::Smooth`], 1/s.
+pub const DEFAULT_SMOOTH_SPEED: f32 = 20.0;
+
+#[cfg(feature = "serde")]
+fn yes() -> bool {
+    true
+}
+
+#[cfg(feature = "serde")]
+fn smooth_speed() -> f32 {
+    DEFAULT_SMOOTH_SPEED
 }
 
 /// Stair stepping up and down.
@@ -265,20 +325,10 @@ pub struct StairSettings {
     pub step_forward_test: f32,
     /// Slide iterations of the up and forward sweeps (along ceilings and walls), count.
     pub sweep_iterations: u32,
-    /// How a step in the way is found: from the move's contacts, or by a probe every tick.
-    pub step_detection: StepDetection,
-    /// Stair sweeps that snap the body onto steps, or a ground probe that moves it there
-    /// smoothly.
+    /// Stair sweeps that snap the body onto steps (with the flat base and the way steps are
+    /// found), or a ground probe under a floating shape that moves it there smoothly (at its
+    /// speed).
     pub ground_follow: GroundFollow,
-    /// How fast a [`GroundFollow::Smooth`] body's feet close the gap to the ground's height,
-    /// 1/s: the gap shrinks by `exp(-speed * t)` (20: 95 % in 0.15 s).
-    pub ground_follow_speed: f32,
-    /// Whether the body stands flat on a stair's edge, its feet at the edge's height while the
-    /// edge is under it (see [`crate::flat_base`]; on by default): a capsule then does not roll
-    /// over the edge, its height changes once per stair, and the camera smoother sees one step
-    /// per riser, as with a flat bottom (which it holds on the rounding of an edge too). Off, a
-    /// capsule rolls over each edge. [`GroundFollow::Snap`] only.
-    pub flat_base: bool,
 }
 
 impl Default for StairSettings {
@@ -291,10 +341,7 @@ impl Default for StairSettings {
             min_step_forward: 0.02,
             step_forward_test: 0.15,
             sweep_iterations: 3,
-            step_detection: StepDetection::Contacts,
-            ground_follow: GroundFollow::Snap,
-            ground_follow_speed: 20.0,
-            flat_base: true,
+            ground_follow: GroundFollow::default(),
         }
     }
 }
@@ -303,7 +350,14 @@ impl StairSettings {
     /// The reach of the flat base's probes (the max step height, m) when rounded bottoms stand
     /// flat on stair edges (see [`crate::flat_base`]); `None` when they roll over them.
     pub fn flat_reach(&self) -> Option<f32> {
-        (self.flat_base && self.max_step_height > 0.0).then_some(self.max_step_height)
+        let flat = matches!(
+            self.ground_follow,
+            GroundFollow::Snap {
+                flat_base: true,
+                ..
+            }
+        );
+        (flat && self.max_step_height > 0.0).then_some(self.max_step_height)
     }
 
     fn repair(&mut self, problems: &mut Vec<ConfigError>) {
@@ -338,18 +392,20 @@ impl StairSettings {
             let error = move |value| ConfigError::NegativeLength { setting, value };
             check(problems, setting, value, default, not_negative, error, 0.0);
         }
-        check(
-            problems,
-            "stairs.ground_follow_speed",
-            &mut self.ground_follow_speed,
-            defaults.ground_follow_speed,
-            |v| v > 0.0,
-            |value| ConfigError::NonPositiveRate {
-                setting: "stairs.ground_follow_speed",
-                value,
-            },
-            MIN_RATE,
-        );
+        if let GroundFollow::Smooth { speed } = &mut self.ground_follow {
+            check(
+                problems,
+                "stairs.ground_follow.speed",
+                speed,
+                DEFAULT_SMOOTH_SPEED,
+                |v| v > 0.0,
+                |value| ConfigError::NonPositiveRate {
+                    setting: "stairs.ground_follow.speed",
+                    value,
+                },
+                MIN_RATE,
+            );
+        }
         if self.sweep_iterations == 0 {
             problems.push(ConfigError::NoSweepIterations);
             self.sweep_iterations = 1;
@@ -602,7 +658,7 @@ impl ControllerSettings {
     pub fn while_crouched(&self) -> Self {
         let mut crouched = *self;
         crouched.movement.ground.max_speed = self.crouch.max_speed;
-        if self.stairs.ground_follow == GroundFollow::Snap {
+        if !self.stairs.ground_follow.is_smooth() {
             crouched.stairs.max_step_height = self.crouch.max_step_height;
         }
         crouched
@@ -611,9 +667,10 @@ impl ControllerSettings {
     /// How far the body's collision shape must float above its origin (the feet), m: the max
     /// step height with [`GroundFollow::Smooth`], none with the stair sweeps.
     pub fn float_height(&self) -> f32 {
-        match self.stairs.ground_follow {
-            GroundFollow::Snap => 0.0,
-            GroundFollow::Smooth => self.stairs.max_step_height.max(0.0),
+        if self.stairs.ground_follow.is_smooth() {
+            self.stairs.max_step_height.max(0.0)
+        } else {
+            0.0
         }
     }
 
@@ -649,10 +706,13 @@ mod tests {
         bad.crouch.height = 0.0;
         bad.crouch.max_speed = -1.0;
         bad.crouch.max_step_height = f32::NAN;
-        bad.stairs.ground_follow_speed = -1.0;
+        bad.stairs.ground_follow = GroundFollow::Smooth { speed: -1.0 };
         let (fixed, problems) = bad.sanitized();
         assert_eq!(problems.len(), 16, "{problems:?}");
-        assert_eq!(fixed.stairs.ground_follow_speed, MIN_RATE);
+        assert_eq!(
+            fixed.stairs.ground_follow,
+            GroundFollow::Smooth { speed: MIN_RATE }
+        );
         assert_eq!(fixed.validate(), Ok(()));
         assert_eq!(bad.validate(), Err(problems[0].clone()));
         let defaults = ControllerSettings::default();

@@ -110,7 +110,7 @@ fn slide_and_climb<B: KinematicBody + ?Sized>(
         level,
         ..
     } = *plan;
-    let probe = stairs.step_detection == StepDetection::Probe;
+    let probe = stairs.ground_follow.detection() == StepDetection::Probe;
     if grounded && (probe || plan.footing.held()) && !plan.probed {
         // The probe first: a step found is climbed before the engine's slide touches it.
         let motion = (run + up * plan.slope) * dt;

@@ -104,8 +104,14 @@ pub fn follow(height: f32, target: f32, rate: f32, dt: f32) -> f32 {
 pub(crate) enum Floating {
     /// Stair sweeps: the engine's floor state says where the body stands.
     No,
-    /// A floating shape, over this ground (`None`: in the air or rising).
-    Yes(Option<Ground>),
+    /// A floating shape whose feet follow the ground at `speed` (1/s), over `ground` (`None`:
+    /// in the air or rising).
+    Yes {
+        /// The ground under the body.
+        ground: Option<Ground>,
+        /// The follow speed of [`GroundFollow::Smooth`], 1/s.
+        speed: f32,
+    },
 }
 
 /// For [`GroundFollow::Smooth`], the ground under the body moving with `velocity` (none while
@@ -115,26 +121,31 @@ pub(crate) fn ground_under<B: KinematicBody + ?Sized>(
     stairs: &StairSettings,
     velocity: Vec3,
 ) -> Floating {
-    if stairs.ground_follow != GroundFollow::Smooth {
+    let GroundFollow::Smooth { speed } = stairs.ground_follow else {
         return Floating::No;
-    }
+    };
     if vertical(velocity, up_of(body)) > EDGE_REST_SPEED {
-        return Floating::Yes(None);
+        return Floating::Yes {
+            ground: None,
+            speed,
+        };
     }
     let look = BodyScale::of(body).tread_look(stairs.step_forward_test);
-    Floating::Yes(probe(body, stairs.max_step_height, 0.0, look))
+    let ground = probe(body, stairs.max_step_height, 0.0, look);
+    Floating::Yes { ground, speed }
 }
 
 /// One move of a body whose shape floats above its feet: on the `ground` found at the start,
 /// a slide without gravity; otherwise a slide with it. Then, unless it rises, a probe for the
-/// ground: found, the vertical speed is cancelled and the feet move toward its height at the
-/// follow speed.
+/// ground: found, the vertical speed is cancelled and the feet move toward its height at
+/// `speed` (1/s).
 pub(crate) fn move_floating<B: KinematicBody + ?Sized>(
     body: &mut B,
     stairs: &StairSettings,
     velocity: Vec3,
     dt: f32,
     ground: Option<Ground>,
+    speed: f32,
 ) -> TickReport {
     let up = up_of(body);
     let run = horizontal(velocity, up);
@@ -156,7 +167,7 @@ pub(crate) fn move_floating<B: KinematicBody + ?Sized>(
     if rise <= 0.0
         && let Some(found) = probe(body, stairs.max_step_height, lag, look)
     {
-        let moved = ease_toward(body, found.height, stairs.ground_follow_speed, dt);
+        let moved = ease_toward(body, found.height, speed, dt);
         report.step_up = moved.max(0.0);
         report.step_down = moved.min(0.0);
         rise = 0.0;

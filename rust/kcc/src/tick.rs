@@ -87,8 +87,10 @@ pub(crate) fn substep<B: KinematicBody + ?Sized>(
     // 1. Sense.
     let floating = smooth::ground_under(body, &settings.stairs, velocity);
     let footing = match floating {
-        Floating::Yes(Some(_)) => Footing::Floor,
-        Floating::Yes(None) => Footing::Air,
+        Floating::Yes {
+            ground: Some(_), ..
+        } => Footing::Floor,
+        Floating::Yes { ground: None, .. } => Footing::Air,
         Floating::No => footing::sense(body, velocity, settings.stairs.flat_reach()),
     };
     // 2. Intent.
@@ -102,9 +104,10 @@ pub(crate) fn substep<B: KinematicBody + ?Sized>(
     // 3. Move.
     let mut report = match floating {
         // A jump leaves the ground: no probe catches it.
-        Floating::Yes(ground) => {
+        Floating::Yes { ground, speed } => {
             let ground = ground.filter(|_| intent.rise <= 0.0);
-            smooth::move_floating(body, &settings.stairs, intent.velocity(up), dt, ground)
+            let velocity = intent.velocity(up);
+            smooth::move_floating(body, &settings.stairs, velocity, dt, ground, speed)
         }
         Floating::No => move_once(settings, body, intent.velocity(up), dt, footing),
     };

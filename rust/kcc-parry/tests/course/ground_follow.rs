@@ -21,7 +21,7 @@ fn stairs() -> Arc<World> {
 /// the feet's height at the end of every tick and whether any tick reported a stair step.
 fn walk_up(rate: f32, seconds: f32) -> (Vec<f32>, bool) {
     let mut settings = settings(4.0);
-    settings.stairs.ground_follow = GroundFollow::Smooth;
+    settings.stairs.ground_follow = GroundFollow::SMOOTH;
     let controller = Controller::new(settings).unwrap();
     let body_settings = BodySettings {
         shape: capsule(),

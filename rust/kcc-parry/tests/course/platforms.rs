@@ -170,7 +170,10 @@ fn before_a_drifting_platform(flat_base: bool) -> (Controller, ParryBody) {
         sliding(Vec3::new(0.5, 0.0, 0.0)),
     );
     let mut settings = settings(3.0);
-    settings.stairs.flat_base = flat_base;
+    settings.stairs.ground_follow = kcc::GroundFollow::Snap {
+        flat_base,
+        detection: kcc::StepDetection::Contacts,
+    };
     let controller = Controller::new(settings).unwrap();
     let mut body = body(&world, capsule(), Vec3::new(0.0, 0.02, 0.0));
     ride(&controller, &mut body, Vec3::ZERO, 0, 10);

@@ -84,7 +84,10 @@ fn a_flat_base_climb_is_put_down_on_the_edge_in_one_probe() {
     let world = rounded_jolt_stairs(0.04);
     let most = |shape, flat_base: bool, rate: f32| {
         let mut s = settings(4.0);
-        s.stairs.flat_base = flat_base;
+        s.stairs.ground_follow = kcc::GroundFollow::Snap {
+            flat_base,
+            detection: kcc::StepDetection::Contacts,
+        };
         let controller = Controller::new(s).unwrap();
         let mut body = body(&world, shape, Vec3::ZERO);
         settle(&controller, &mut body, rate);

@@ -143,7 +143,10 @@ fn a_probe_every_tick_climbs_the_same_stairs_and_costs_a_query_more_on_flat_grou
             .into_iter()
             .find(|s| s.name == name)
             .unwrap();
-        scenario.character.controller.stairs.step_detection = detection;
+        scenario.character.controller.stairs.ground_follow = kcc::GroundFollow::Snap {
+            flat_base: true,
+            detection,
+        };
         let run = run::run(&scenario, ControllerKind::Kcc, 60.0).expect("the parry world answers");
         Outcome::new(&scenario, run)
     };
@@ -219,12 +222,12 @@ fn the_flat_base_reports_one_step_per_riser_and_the_rolling_capsule_does_not() {
     let mut course = public_course();
     let flat_at = course.iter().position(|s| s.name == "stairs_030").unwrap();
     let flat = course.swap_remove(flat_at);
-    assert!(flat.character.controller.stairs.flat_base);
+    assert!(flat.character.controller.stairs.flat_reach().is_some());
     let mut rolling = course
         .into_iter()
         .find(|s| s.name == "stairs_030_rolling")
         .unwrap();
-    assert!(!rolling.character.controller.stairs.flat_base);
+    assert!(rolling.character.controller.stairs.flat_reach().is_none());
     rolling.expect.steps_per_riser = flat.expect.steps_per_riser;
     rolling.expect.max_step_tick_queries = flat.expect.max_step_tick_queries;
     for rate in [30.0, 60.0, 144.0, 240.0] {
@@ -279,7 +282,10 @@ fn every_staircase_steps_once_per_riser_with_either_shape() {
     let mut failures = Vec::new();
     for (name, rise, up, down) in staircases {
         let scenario = course.iter().find(|s| s.name == name).unwrap();
-        assert!(scenario.character.controller.stairs.flat_base, "{name}");
+        assert!(
+            scenario.character.controller.stairs.flat_reach().is_some(),
+            "{name}"
+        );
         assert_eq!(
             scenario.expect.steps_per_riser,
             Some(Risers {

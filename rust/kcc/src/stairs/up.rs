@@ -309,16 +309,18 @@ fn look_ahead<B: KinematicBody + ?Sized>(
     }
 }
 
-/// Most lower looks under something the head met (see [`look_under`]): each halves the range
-/// of lifts left, so four find a gap of a sixteenth of the sweep up (2.5 cm of 0.4 m).
+/// Most lower looks under something the head met (see [`look_under`]): the first from just
+/// above the riser's contact, then each halving the range of lifts left.
 const LOOKS_UNDER: u32 = 4;
 
 /// Looks again from lower lifts when the look from the top of the sweep up met something with
 /// the body's head before the landing (a block hanging over the step, not over the floor in
-/// front of it): from `at` (where the probe stopped, m), each look halves the range of lifts
-/// between the body's start (`from`, m) and the last lift that met something with the head;
-/// one that meets the riser with the feet raises the range's bottom. The first clear look is
-/// the climb's. `None` when the first look was not blocked that way, or no lift clears both.
+/// front of it). From `at` (where the probe stopped, m), the first lower look lifts the body's
+/// feet just above where the probe met the riser (no higher than the riser's top): met again
+/// with the head, it is a wall from the floor up, and the climb gives up after that one look.
+/// Met with the feet, the next looks halve the range of lifts between it and the last that met
+/// something with the head. The first clear look is the climb's. `None` when the first look
+/// was not blocked that way, or no lift clears both.
 fn look_under<B: KinematicBody + ?Sized>(
     body: &mut B,
     from: Vec3,
@@ -332,16 +334,19 @@ fn look_under<B: KinematicBody + ?Sized>(
     if blocked_by(body, first)? != Blocked::Head {
         return None;
     }
+    let riser = vertical(obstacle.contact.point, up) + 2.0 * body.safe_margin().max(0.0);
     let (mut low, mut high) = (vertical(from, up) + MIN_STEP_RISE, vertical(first.top, up));
-    for _ in 0..LOOKS_UNDER {
-        let lift = 0.5 * (low + high);
+    let mut lift = riser.clamp(low, high);
+    for look_number in 0..LOOKS_UNDER {
         let top = obstacle.at + up * (lift - at);
         let look = look_ahead(body, top, direction, obstacle.remainder, settings);
         match blocked_by(body, &look) {
             None => return Some(look),
+            Some(Blocked::Head) if look_number == 0 => return None,
             Some(Blocked::Head) => high = lift,
             Some(Blocked::Feet) => low = lift,
         }
+        lift = 0.5 * (low + high);
     }
     None
 }
@@ -422,7 +427,7 @@ fn land<B: KinematicBody + ?Sized>(
         }
     }
     let rim = vertical(landing.contact.point - landing.position, up) <= 2.0 * body.safe_margin();
-    if settings.flat_base
+    if settings.flat_reach().is_some()
         && rim
         && tread_height.is_none()
         && !is_level(landing.contact.normal, up)
@@ -507,7 +512,9 @@ fn riser_fits<B: KinematicBody + ?Sized>(
     let up = unit_up(body.up_direction());
     let height = vertical(landing.position - start, up);
     let contact_height = vertical(landing.contact.point - start, up);
-    if settings.flat_base && vertical(top - start, up) + body.safe_margin() < contact_height {
+    if settings.flat_reach().is_some()
+        && vertical(top - start, up) + body.safe_margin() < contact_height
+    {
         return None;
     }
     let riser = if level && is_level(landing.contact.normal, up) {
