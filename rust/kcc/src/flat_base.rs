@@ -23,7 +23,7 @@ use glam::Vec3;
 use crate::body::{Contact, KinematicBody, MotionTest};
 use crate::floor::{horizontal, unit_up, vertical};
 use crate::surface::{CREST_SLOPE, is_edge, is_level, is_walkable, same_normal};
-use crate::tolerances::{EDGE_TOLERANCE, FACE_SHIFT, HELD_TOLERANCE, MIN_HOLD, TREAD_LOOK};
+use crate::tolerances::{FACE_SHIFT, HELD_TOLERANCE, MIN_HOLD, edge_tolerance, tread_look};
 
 /// The contact normal of the edge a body at `here` (m) stands held over, from a probe straight
 /// down from there (`below`), when it does: the probe met a tilted contact (an edge, not a
@@ -41,23 +41,26 @@ pub fn held(below: &MotionTest, here: Vec3, up: Vec3, margin: f32) -> Option<Vec
 /// slow walk, a high tick rate), and the tread holds it at that height, over the rounding of
 /// the step's edge or within the safe margin of the riser's face, until it is under the body.
 /// `below` is the probe straight down from `here`: it met the rounding (a tilted contact) no
-/// more than [`EDGE_TOLERANCE`] below the feet, or nothing that close. One more probe, from
-/// 4 cm (`TREAD_LOOK`) further toward that contact (or along `walk`, the body's horizontal
+/// more than the [`edge_tolerance`] below the feet, or nothing that close. One more probe, from
+/// the [`tread_look`] further toward that contact (or along `walk`, the body's horizontal
 /// velocity, m/s, when it met nothing), must meet the tread (walkable ground) at the feet's
 /// height, within the engine's margins (a landing found by a sweep down stops up to twice the
 /// safe margin above the tread). The tread must not lie behind the walk: a body held on the
-/// edge of a step it is walking down from has that step's tread behind it.
+/// edge of a step it is walking down from has that step's tread behind it. `reach` is the
+/// flat base's probe length (the max step height, m), which sizes both.
 pub fn over_tread<B: KinematicBody + ?Sized>(
     body: &mut B,
     below: &MotionTest,
     here: Vec3,
     walk: Vec3,
+    reach: f32,
 ) -> bool {
     let up = unit_up(body.up_direction());
     let margin = body.safe_margin().max(0.0);
+    let tolerance = edge_tolerance(reach);
     let near = below.contact.filter(|contact| {
         let depth = vertical(here - contact.point, up);
-        depth.is_finite() && depth <= EDGE_TOLERANCE
+        depth.is_finite() && depth <= tolerance
     });
     let walk = horizontal(walk, up);
     let toward = match near {
@@ -77,8 +80,8 @@ pub fn over_tread<B: KinematicBody + ?Sized>(
         return false;
     }
     let look = body.test_move(
-        here + toward * TREAD_LOOK,
-        -up * (EDGE_TOLERANCE + 2.0 * margin),
+        here + toward * tread_look(reach),
+        -up * (tolerance + 2.0 * margin),
     );
     let max_angle = body.floor_max_angle();
     look.contact.is_some_and(|tread| {
@@ -90,7 +93,7 @@ pub fn over_tread<B: KinematicBody + ?Sized>(
 /// After a move that took the body's feet below `base` (the height, m along up, its feet stood
 /// at: the floor or edge under it, or the top of a step it climbed), stands it on an edge
 /// still under it: lifted back to `base` (when there is room), it is put with its feet at the
-/// height of the edge a probe down finds, when that edge is no more than [`EDGE_TOLERANCE`]
+/// height of the edge a probe down finds, when that edge is no more than the [`edge_tolerance`]
 /// from `base` and no more than `reach` (m) below it.
 ///
 /// The probe looks down from above `from` (m): where the move's slide left the body. A step
@@ -112,6 +115,7 @@ pub fn stand<B: KinematicBody + ?Sized>(
 ) -> Option<f32> {
     let up = unit_up(body.up_direction());
     let here = body.position();
+    let tolerance = edge_tolerance(reach);
     let below = base - vertical(here, up);
     if !below.is_finite() || below <= MIN_HOLD || below > reach {
         return None;
@@ -120,7 +124,7 @@ pub fn stand<B: KinematicBody + ?Sized>(
     // touch that step's edge behind it). The raise's sideways travel, the engine's push out of
     // the safe margin of an edge the body is close to, is dropped: the hold keeps the body
     // where its walk took it.
-    let rise = (base - vertical(from, up)).max(0.0) + EDGE_TOLERANCE;
+    let rise = (base - vertical(from, up)).max(0.0) + tolerance;
     let raise = body.test_move(from, up * rise);
     let lifted = from + up * vertical(raise.travel, up);
     // Started above the base (the slide left the body on the step it walked down from), the
@@ -134,7 +138,7 @@ pub fn stand<B: KinematicBody + ?Sized>(
     let top = vertical(contact.point, up);
     let high = vertical(lifted, up);
     if !is_edge(contact.normal, up)
-        || (top - base).abs() > EDGE_TOLERANCE
+        || (top - base).abs() > tolerance
         || top <= vertical(here, up)
         || top > high
     {
@@ -159,7 +163,7 @@ pub fn stand<B: KinematicBody + ?Sized>(
 
 /// After a climb that lifted the body clear of a step's top and the slide that carried it on,
 /// puts it down held on that step's edge: a probe straight down from where it is meets the
-/// edge (a tilted contact) no more than [`EDGE_TOLERANCE`] from `base` (the height, m along up,
+/// edge (a tilted contact) no more than the [`edge_tolerance`] from `base` (the height, m along up,
 /// of the step's top where the climb found it), and the feet are put at the contact's height.
 /// `reach` is the hold's probe length (m). One probe, where the step down and the hold after it
 /// take up to five. See [`SetDown`] for what it says.
@@ -177,7 +181,7 @@ pub fn set_down<B: KinematicBody + ?Sized>(body: &mut B, base: f32, reach: f32) 
         return SetDown::NoEdge;
     };
     let top = vertical(contact.point, up);
-    if !is_edge(contact.normal, up) || (top - base).abs() > EDGE_TOLERANCE || top > high {
+    if !is_edge(contact.normal, up) || (top - base).abs() > edge_tolerance(reach) || top > high {
         return SetDown::NoEdge;
     }
     // The probe fell further than the feet go before it touched: the held place is free, and
@@ -226,7 +230,7 @@ pub enum SetDown {
 }
 
 /// Judges a tick that took a body off the edge (or the level floor) it stood on at `start` (m),
-/// when it came down more than [`EDGE_TOLERANCE`]: the tick's whole vertical travel is the
+/// when it came down more than the [`edge_tolerance`]: the tick's whole vertical travel is the
 /// step, and the body may now stand held on the next step's edge; `None` when it leaves the
 /// judgement to the step down.
 ///
@@ -254,7 +258,8 @@ pub fn come_down<B: KinematicBody + ?Sized>(
     let up = unit_up(body.up_direction());
     let here = body.position();
     let drop = vertical(here - start, up);
-    if !drop.is_finite() || drop >= -EDGE_TOLERANCE {
+    let tolerance = edge_tolerance(reach);
+    if !drop.is_finite() || drop >= -tolerance {
         return None;
     }
     // Level floor right under it (or within a little more than the engine's margins): the drop
@@ -262,7 +267,7 @@ pub fn come_down<B: KinematicBody + ?Sized>(
     // not asked: after a step down onto an edge it may still tell of the floor its snap found
     // below.
     let margin = body.safe_margin().max(0.0);
-    let below = body.test_move(here, -up * (EDGE_TOLERANCE + 2.0 * margin));
+    let below = body.test_move(here, -up * (tolerance + 2.0 * margin));
     let landed = here + below.travel;
     let level = below
         .contact
@@ -284,7 +289,7 @@ pub fn come_down<B: KinematicBody + ?Sized>(
     let cosine = floor.map(|normal| normal.dot(up));
     let gentle = cosine.is_none_or(|c| c >= CREST_SLOPE.cos());
     if hold && cosine.is_some() && gentle {
-        let next = vertical(here, up) + EDGE_TOLERANCE;
+        let next = vertical(here, up) + tolerance;
         if stand(body, here, next, None, reach).is_some() {
             return Some(CameDown::step(body, start, true));
         }

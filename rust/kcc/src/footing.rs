@@ -91,7 +91,8 @@ pub(crate) fn sense<B: KinematicBody + ?Sized>(
         .map_or(touch, |reach| reach.max(touch));
     let here = body.position();
     let below = body.test_move(here, -up * reach);
-    if look_held && look_edge && flat_base::over_tread(body, &below, here, velocity) {
+    let over = |body: &mut B, reach| flat_base::over_tread(body, &below, here, velocity, reach);
+    if look_held && look_edge && flat.is_some_and(|flat| over(body, flat)) {
         return Footing::OverTread;
     }
     if look_held && let Some(normal) = flat_base::held(&below, here, up, body.safe_margin()) {

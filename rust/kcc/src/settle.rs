@@ -15,7 +15,7 @@ use crate::plan::Plan;
 use crate::settings::StairSettings;
 use crate::slide::Slid;
 use crate::stairs::step_down;
-use crate::tolerances::{EDGE_TOLERANCE, FACE_TEST_WALK, STEP_DOWN_TOLERANCE};
+use crate::tolerances::{FACE_TEST_WALK, edge_tolerance, step_down_tolerance};
 
 /// How the body was settled after the slide.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -34,8 +34,9 @@ pub(crate) struct Settled {
     /// The body was put down on what supports it: it keeps the walk's velocity and has no
     /// vertical speed.
     pub(crate) caught: bool,
-    /// The flat base applied to this move (a grounded move, not rising, with the flat base on).
-    pub(crate) flat: bool,
+    /// The flat base's reach (the max step height, m) when it applied to this move (a
+    /// grounded move, not rising, with the flat base on).
+    pub(crate) flat: Option<f32>,
 }
 
 /// Settles the body after the slide of `plan` that ended as `slid` (see the module docs).
@@ -51,7 +52,7 @@ pub(crate) fn settle<B: KinematicBody + ?Sized>(
         .flat_reach()
         .filter(|_| plan.grounded && slid.rise <= 0.0);
     let mut settled = Settled {
-        flat: flat.is_some(),
+        flat,
         ..Settled::default()
     };
     let floats = floats_over_tread(body, plan, slid.lift);
@@ -126,7 +127,7 @@ fn step_down_onto_floor<B: KinematicBody + ?Sized>(
     settled.step_down = step.height;
     // After a lift over an edge, the drop back onto it is part of the climb; after a move up a
     // slope, so is the drop back onto its crest.
-    let overshoot = slid.slope.max(0.0) * plan.dt + STEP_DOWN_TOLERANCE;
+    let overshoot = slid.slope.max(0.0) * plan.dt + step_down_tolerance(stairs.max_step_height);
     let lifted = slid.lift.is_some_and(|lift| lift.height > 0.0);
     if step.is_step && !lifted && -step.height > overshoot {
         settled.stepped = Some(step.height);
@@ -160,7 +161,7 @@ fn stand_or_come_down<B: KinematicBody + ?Sized>(
     let lower = landed
         .filter(|(_, is_step)| *is_step && stood)
         .map(|(top, _)| top)
-        .filter(|top| here - top > EDGE_TOLERANCE);
+        .filter(|top| here - top > edge_tolerance(reach));
     let walked = horizontal(body.position() - plan.start, up).length() > FACE_TEST_WALK;
     let base = match (slid.lift, lower, plan.footing) {
         (Some(lift), _, _) => Some((here + lift.tread, None)),
@@ -191,7 +192,7 @@ fn stand_or_come_down<B: KinematicBody + ?Sized>(
         if slid.lift.is_none() {
             // A step only when the edge it now stands on is a lower one.
             let drop = vertical(body.position() - plan.start, up);
-            settled.stepped = (drop < -EDGE_TOLERANCE).then_some(drop);
+            settled.stepped = (drop < -edge_tolerance(reach)).then_some(drop);
         }
         return;
     }

@@ -27,7 +27,7 @@ use crate::settings::{ControllerSettings, StairSettings};
 use crate::settle::{self, Settled};
 use crate::slide::{self, Slid};
 use crate::smooth::{self, Floating};
-use crate::tolerances::{EDGE_TOLERANCE, MIN_STEP_RISE};
+use crate::tolerances::{MIN_STEP_RISE, edge_tolerance};
 
 /// Sanitizes `velocity` (m/s), `dt` (s) and the body's position (noting what was replaced in
 /// `sanitized`), then runs `step` once per sub-step with the velocity the last one left, and
@@ -219,9 +219,9 @@ fn report_of<B: KinematicBody + ?Sized>(
             // a climb that left a flat bottom on the rounding of the step's edge, below the
             // tread by less than the rounding: it meets the rounding, not a riser.
             let least = match (settled.flat, lift.tilted_obstacle) {
-                (false, _) => 0.0,
-                (true, true) => EDGE_TOLERANCE,
-                (true, false) => MIN_STEP_RISE,
+                (None, _) => 0.0,
+                (Some(reach), true) => edge_tolerance(reach),
+                (Some(_), false) => MIN_STEP_RISE,
             };
             (rise.max(0.0), (rise > least).then_some(rise))
         }

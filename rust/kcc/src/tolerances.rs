@@ -14,26 +14,34 @@ pub const MIN_MOTION: f32 = 1e-6;
 pub const MIN_STEP_RISE: f32 = 0.002;
 
 /// A drop larger than what the floor's slope explains by more than this counts as a step down
-/// (and moves the camera smoother), m. Following a ramp down is not a step. The engines' snap
-/// and recovery make up the difference, not the character's size.
-pub const STEP_DOWN_TOLERANCE: f32 = 0.01;
+/// (and moves the camera smoother), m: the max step height (m) over 40 (1 cm for 0.4 m).
+/// Following a ramp down is not a step. The engines' snap and recovery make up the difference,
+/// and the edges' rounding, which grows with the stairs as the max step height does.
+pub fn step_down_tolerance(max_step_height: f32) -> f32 {
+    max_step_height.max(0.0) / 40.0
+}
 
 /// How far from the height a body stood at (or the top of the step it climbed) an edge's
 /// contact may be and still hold it, m; also the smallest drop that counts as a step when a
-/// held body walks off its edge. It is the rounding an engine gives a box's edges (Jolt rounds
-/// them by the shape margin, at most 8 % of the box's smallest half extent: 0.04 m with
-/// Godot's default margin puts the contact up to 2 cm below the top), a property of the level's
-/// shapes, not of the character.
-pub const EDGE_TOLERANCE: f32 = 0.02;
+/// held body walks off its edge: the max step height (m) over 20 (2 cm for 0.4 m). It is the
+/// rounding an engine gives a box's edges (Jolt rounds them by the shape margin, at most 8 % of
+/// the box's smallest half extent: 1.2 cm for 0.3 m deep steps, 4 cm for 1 m deep ones), which
+/// grows with the stairs, as the max step height set for them does; and it stays well below
+/// their risers.
+pub fn edge_tolerance(max_step_height: f32) -> f32 {
+    max_step_height.max(0.0) / 20.0
+}
 
 /// How far from the feet's height the edge under a held body may be beyond the safe margin
 /// (a body the engine put down on an edge keeps that far above it), m: the engines' recovery.
 pub const HELD_TOLERANCE: f32 = 5e-4;
 
-/// How far toward the rounding under a floating flat bottom the look for the tread goes, m:
-/// past the rounding Jolt gives a box edge with Godot's default margin (at most 0.04 m), a
-/// property of the level's shapes.
-pub const TREAD_LOOK: f32 = 0.04;
+/// How far toward the rounding under a floating flat bottom the look for the tread goes, m: the
+/// max step height (m) over 10 (4 cm for 0.4 m), past the rounding Jolt gives a box edge
+/// (see [`edge_tolerance`]).
+pub fn tread_look(max_step_height: f32) -> f32 {
+    max_step_height.max(0.0) / 10.0
+}
 
 /// Smallest drop below the base that is worth holding back, m: float rounding.
 pub const MIN_HOLD: f32 = 1e-5;

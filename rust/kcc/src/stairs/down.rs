@@ -9,7 +9,7 @@ use crate::body::{Contact, KinematicBody};
 use crate::floor::{horizontal, slide, unit_up, vertical};
 use crate::settings::StairSettings;
 use crate::surface::{is_walkable, slope_angle, supports};
-use crate::tolerances::{BodyScale, NUDGE, STEP_DOWN_TOLERANCE};
+use crate::tolerances::{BodyScale, NUDGE, step_down_tolerance};
 
 /// A step down that was taken.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -213,7 +213,7 @@ pub fn step_down<B: KinematicBody + ?Sized>(
     let explained = along.length() * slope.tan();
     Some(StepDown {
         height,
-        is_step: -height > explained + STEP_DOWN_TOLERANCE,
+        is_step: -height > explained + step_down_tolerance(settings.max_step_height),
         on_edge: matches!(support, Support::Edge(_)),
         contact: match support {
             Support::Floor(contact) | Support::Edge(contact) => contact,
