@@ -122,7 +122,8 @@ fn step_down_onto_floor<B: KinematicBody + ?Sized>(
     slid: &Slid,
     settled: &mut Settled,
 ) -> Option<(f32, bool)> {
-    let travelled = horizontal(body.position() - plan.start, plan.up);
+    let slid_to = body.position();
+    let travelled = horizontal(slid_to - plan.start, plan.up);
     let step = step_down(body, stairs, travelled)?;
     settled.step_down = step.height;
     // After a lift over an edge, the drop back onto it is part of the climb; after a move up a
@@ -130,7 +131,17 @@ fn step_down_onto_floor<B: KinematicBody + ?Sized>(
     let overshoot = slid.slope.max(0.0) * plan.dt + step_down_tolerance(stairs.max_step_height);
     let lifted = slid.lift.is_some_and(|lift| lift.height > 0.0);
     if step.is_step && !lifted && -step.height > overshoot {
-        settled.stepped = Some(step.height);
+        // The slide may have gone down the rounding of the edge first, by the engine's floor
+        // snap or following the rounding's slope: with the flat base that drop is part of the
+        // step, the tick's whole drop (a body walking level has no slope of its own to follow
+        // down); rolling, only the snap's drop beyond the slope it followed.
+        let drop = vertical(slid_to - plan.start, plan.up);
+        let before = if settled.flat.is_some() {
+            drop
+        } else {
+            drop - slid.slope * plan.dt
+        };
+        settled.stepped = Some(step.height + before.min(0.0));
     }
     settled.on_edge = step.on_edge;
     // Standing on floor again: gravity does not accumulate (as Godot's slide).
