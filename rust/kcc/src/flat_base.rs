@@ -27,12 +27,16 @@ use crate::tolerances::{FACE_SHIFT, HELD_TOLERANCE, MIN_HOLD, edge_tolerance, tr
 
 /// The contact normal of the edge a body at `here` (m) stands held over, from a probe straight
 /// down from there (`below`), when it does: the probe met a tilted contact (an edge, not a
-/// level floor) at the feet's height, within the safe `margin` (m) and half a millimetre. A
-/// rounded bottom resting on an edge it has barely begun to roll over counts as held too.
-pub fn held(below: &MotionTest, here: Vec3, up: Vec3, margin: f32) -> Option<Vec3> {
+/// level floor) at the feet's height, no lower than the safe `margin` (m) and half a
+/// millimetre below them, no higher than half the [`edge_tolerance`] of the flat base's
+/// `reach` (m) above them (a step down or a slide may leave the feet a little down the rounding
+/// of the edge's top). A rounded bottom resting on an edge it has barely begun to roll over
+/// counts as held too.
+pub fn held(below: &MotionTest, here: Vec3, up: Vec3, margin: f32, reach: f32) -> Option<Vec3> {
     let contact = below.contact?;
     let height = vertical(contact.point - here, up);
-    let near = height.abs() <= margin.max(0.0) + HELD_TOLERANCE;
+    let below = margin.max(0.0) + HELD_TOLERANCE;
+    let near = height >= -below && height <= below.max(0.5 * edge_tolerance(reach));
     (is_edge(contact.normal, up) && near).then_some(contact.normal)
 }
 
@@ -373,25 +377,28 @@ mod tests {
         let edge = Vec3::new(0.0, 1.5, -0.2);
         let tilted = Vec3::new(0.0, 0.8, 0.6);
         let margin = 0.001;
+        let reach = 0.4;
+        let held = |point, normal| held(&probe(point, normal), feet, Vec3::Y, margin, reach);
         // The edge at the feet's height (within the margin): held, with the edge's normal.
-        assert_eq!(
-            held(&probe(edge, tilted), feet, Vec3::Y, margin),
-            Some(tilted.normalize())
-        );
+        assert_eq!(held(edge, tilted), Some(tilted.normalize()));
         let just_below = edge - Vec3::Y * (margin + 0.4 * HELD_TOLERANCE);
-        assert!(held(&probe(just_below, tilted), feet, Vec3::Y, margin).is_some());
+        assert!(held(just_below, tilted).is_some());
+        // Feet left a little down the rounding of the edge's top (half the edge tolerance, 1 cm
+        // at a 0.4 m step): still held.
+        assert!(held(edge + Vec3::Y * 0.009, tilted).is_some());
         // Level floor under the feet: standing, not held.
-        assert_eq!(held(&probe(edge, Vec3::Y), feet, Vec3::Y, margin), None);
-        // A rolled body: the edge's contact well above its feet.
-        let above = edge + Vec3::Y * 0.01;
-        assert_eq!(held(&probe(above, tilted), feet, Vec3::Y, margin), None);
+        assert_eq!(held(edge, Vec3::Y), None);
+        // A body rolling over the edge, or sunk below it: its contact well above its feet; or
+        // an edge well below them.
+        assert_eq!(held(edge + Vec3::Y * 0.011, tilted), None);
+        assert_eq!(held(edge - Vec3::Y * 0.003, tilted), None);
         // The side of something, or nothing at all.
         let side = Vec3::new(0.0, 0.01, 1.0);
-        assert_eq!(held(&probe(edge, side), feet, Vec3::Y, margin), None);
+        assert_eq!(held(edge, side), None);
         let free = MotionTest {
             contact: None,
             ..probe(edge, tilted)
         };
-        assert_eq!(held(&free, feet, Vec3::Y, margin), None);
+        assert_eq!(super::held(&free, feet, Vec3::Y, margin, reach), None);
     }
 }

@@ -95,7 +95,8 @@ pub(crate) fn sense<B: KinematicBody + ?Sized>(
     if look_held && look_edge && flat.is_some_and(|flat| over(body, flat)) {
         return Footing::OverTread;
     }
-    if look_held && let Some(normal) = flat_base::held(&below, here, up, body.safe_margin()) {
+    let held = |reach| flat_base::held(&below, here, up, body.safe_margin(), reach);
+    if look_held && let Some(normal) = flat.and_then(held) {
         return held_or_face(body, &below, normal, velocity, reach);
     }
     match below.contact {
