@@ -165,13 +165,14 @@ pub fn evaluate(scenario: &Scenario, run: &Run, metrics: &Metrics) -> Vec<Check>
     if let Some(limit) = expect.max_step_tick_queries {
         // Only runs whose controller counts its queries (ours): the peers' are not counted.
         // A run without a step has nothing to measure (`None`), and a budget at a step it
-        // never took proves nothing: it fails.
+        // never took proves nothing: it fails. The budget is a move's: a tick split into
+        // sub-steps (a low tick rate) makes one move per sub-step.
         if run.ticks.iter().all(|t| t.queries.is_some()) {
             let most = run
                 .ticks
                 .iter()
                 .filter(|t| t.stepped.is_some())
-                .filter_map(|t| t.queries)
+                .filter_map(|t| t.queries.map(|q| q.div_ceil(u64::from(t.substeps.max(1)))))
                 .max();
             checks.push(at_most(
                 "max_step_tick_queries",

@@ -141,6 +141,7 @@ impl<E: Engine> Mover for PeerMover<E> {
                     on_floor: grounded,
                     stair_moved: false,
                     crouched: false,
+                    substeps: 1,
                 }
             }
             Err(error) => {
@@ -151,6 +152,7 @@ impl<E: Engine> Mover for PeerMover<E> {
                     on_floor: self.grounded,
                     stair_moved: false,
                     crouched: false,
+                    substeps: 1,
                 }
             }
         }

@@ -89,6 +89,9 @@ pub struct Moved {
     pub stair_moved: bool,
     /// Crouched after the tick.
     pub crouched: bool,
+    /// Sub-steps the tick was split into (1 for a tick made whole; the engine's state then
+    /// describes the last one).
+    pub substeps: u32,
 }
 
 /// A character that a controller moves through a course one tick at a time. Only
@@ -260,6 +263,7 @@ impl Driver {
             on_floor: report.on_floor,
             stair_moved: report.step_up > 0.0 || report.step_down != 0.0,
             crouched: report.crouched,
+            substeps: report.substeps,
         }
     }
 
@@ -393,6 +397,8 @@ pub struct TickRecord {
     pub stair_moved: bool,
     /// Crouched after the tick.
     pub crouched: bool,
+    /// Sub-steps the tick was split into (see [`Moved::substeps`]).
+    pub substeps: u32,
     /// Offset of the smoothed camera from its resting place after the tick, m.
     pub camera_offset: f32,
     /// How long the input had been held when the tick began, s (`None` with no input).
@@ -547,6 +553,7 @@ pub fn record(
             stepped,
             stair_moved: moved.stair_moved,
             crouched: moved.crouched,
+            substeps: moved.substeps,
             camera_offset,
             input_held: held_since.map(|since| time - since),
             input_strength: strength.min(1.0),

@@ -87,7 +87,10 @@ impl Controller {
     /// input; a non-finite velocity becomes zero; a zero, negative or non-finite `dt`, or a
     /// non-finite body position, moves nothing; a `dt` above
     /// [`MAX_DELTA`](crate::sanitize::MAX_DELTA) is clamped to it; a `dt` above
-    /// [`MAX_SUBSTEP`](crate::sanitize::MAX_SUBSTEP) is split into equal sub-steps.
+    /// [`MAX_SUBSTEP`](crate::sanitize::MAX_SUBSTEP) is split into equal sub-steps, and so is a
+    /// tick whose move off level floor would be longer than
+    /// [`SUBSTEP_RADII`](crate::tolerances::SUBSTEP_RADII) of the shape's radius (a low tick
+    /// rate with a fast walk on stairs).
     ///
     /// Without a [`CharacterState`] carried between ticks, a jump starts on every tick the
     /// button is held on the floor and the crouch input is ignored; [`tick_with`](Self::tick_with)
@@ -126,15 +129,31 @@ impl Controller {
         };
         let crouching = self.settings.while_crouched();
         let crouch = self.settings.crouch_of_shape();
-        let mut report = tick::run(body, input.velocity, dt, sanitized, |body, velocity, dt| {
-            let crouched = state.crouch.update(body, input.crouch, &crouch);
-            let settings = if crouched { &crouching } else { &self.settings };
-            let mut report = tick::substep(settings, body, controls, &mut state.jump, velocity, dt);
-            report.crouched = crouched;
-            report
-        });
+        let top = self.top_speed(body, controls.wish);
+        let mut report = tick::run(
+            body,
+            input.velocity,
+            top,
+            dt,
+            sanitized,
+            |body, velocity, dt| {
+                let crouched = state.crouch.update(body, input.crouch, &crouch);
+                let settings = if crouched { &crouching } else { &self.settings };
+                let mut report =
+                    tick::substep(settings, body, controls, &mut state.jump, velocity, dt);
+                report.crouched = crouched;
+                report
+            },
+        );
         report.crouched = state.crouch.crouched();
         report
+    }
+
+    /// The fastest horizontal speed on the floor the input `wish` (world space, its length how
+    /// far the stick is pushed) may ask of `body` this tick, m/s.
+    fn top_speed<B: KinematicBody + ?Sized>(&self, body: &B, wish: Vec3) -> f32 {
+        let push = horizontal(wish, up_of(body)).length().min(1.0);
+        push * self.settings.movement.ground.max_speed
     }
 
     /// Moves the body with `velocity` (m/s) for `dt` (s) with stair stepping: a drop-in for
@@ -151,6 +170,7 @@ impl Controller {
         tick::run(
             body,
             velocity,
+            0.0,
             dt,
             Sanitized::default(),
             |body, velocity, dt| match smooth::ground_under(body, stairs, velocity) {

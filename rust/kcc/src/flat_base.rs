@@ -22,20 +22,22 @@ use glam::Vec3;
 
 use crate::body::{Contact, KinematicBody, MotionTest};
 use crate::floor::{horizontal, unit_up, vertical};
-use crate::surface::{CREST_SLOPE, is_edge, is_level, is_walkable, same_normal};
-use crate::tolerances::{FACE_SHIFT, HELD_TOLERANCE, MIN_HOLD, edge_tolerance, tread_look};
+use crate::surface::{CREST_SLOPE, is_edge, is_level, is_overhang, is_walkable, same_normal};
+use crate::tolerances::{
+    FACE_SHIFT, HELD_TOLERANCE, MIN_HOLD, SWEEP_SLACK, edge_tolerance, tread_look,
+};
 
 /// The contact normal of the edge a body at `here` (m) stands held over, from a probe straight
 /// down from there (`below`), when it does: the probe met a tilted contact (an edge, not a
-/// level floor) at the feet's height, no lower than the safe `margin` (m) and half a
-/// millimetre below them, no higher than half the [`edge_tolerance`] of the flat base's
+/// level floor) at the feet's height, no lower than the safe `margin` (m) and the
+/// [`SWEEP_SLACK`] below them (a sweep put the body there), no higher than half the [`edge_tolerance`] of the flat base's
 /// `reach` (m) above them (a step down or a slide may leave the feet a little down the rounding
 /// of the edge's top). A rounded bottom resting on an edge it has barely begun to roll over
 /// counts as held too.
 pub fn held(below: &MotionTest, here: Vec3, up: Vec3, margin: f32, reach: f32) -> Option<Vec3> {
     let contact = below.contact?;
     let height = vertical(contact.point - here, up);
-    let below = margin.max(0.0) + HELD_TOLERANCE;
+    let below = margin.max(0.0) + SWEEP_SLACK;
     let near = height >= -below && height <= below.max(0.5 * edge_tolerance(reach));
     (is_edge(contact.normal, up) && near).then_some(contact.normal)
 }
@@ -44,8 +46,9 @@ pub fn held(below: &MotionTest, here: Vec3, up: Vec3, margin: f32, reach: f32) -
 /// climbed, short of resting on it: it climbed before its bottom was over the tread proper (a
 /// slow walk, a high tick rate), and the tread holds it at that height, over the rounding of
 /// the step's edge or within the safe margin of the riser's face, until it is under the body.
-/// `below` is the probe straight down from `here`: it met the rounding (a tilted contact) no
-/// more than the [`edge_tolerance`] below the feet, or nothing that close. One more probe, from
+/// `below` is the probe straight down from `here`: it met the rounding (a tilted contact, or the
+/// riser's face right below it when the rim is barely past the face) no more than the
+/// [`edge_tolerance`] below the feet, or nothing that close. One more probe, from
 /// the [`tread_look`] further toward that contact (or along `walk`, the body's horizontal
 /// velocity, m/s, when it met nothing), must meet the tread (walkable ground) at the feet's
 /// height, within the engine's margins (a landing found by a sweep down stops up to twice the
@@ -70,7 +73,10 @@ pub fn over_tread<B: KinematicBody + ?Sized>(
     let toward = match near {
         Some(contact) => {
             let depth = vertical(here - contact.point, up);
-            if !is_edge(contact.normal, up) || depth < -(margin + HELD_TOLERANCE) {
+            // The rounding of the step's edge, or the riser's face within the safe margin of
+            // the rim; neither level floor nor an overhang.
+            let under = !is_level(contact.normal, up) && !is_overhang(contact.normal, up);
+            if !under || depth < -(margin + HELD_TOLERANCE) {
                 return false;
             }
             horizontal(-contact.normal, up)
@@ -170,7 +176,9 @@ pub fn stand<B: KinematicBody + ?Sized>(
 /// edge (a tilted contact) no more than the [`edge_tolerance`] from `base` (the height, m along up,
 /// of the step's top where the climb found it), and the feet are put at the contact's height.
 /// `reach` is the hold's probe length (m). One probe, where the step down and the hold after it
-/// take up to five. See [`SetDown`] for what it says.
+/// take up to five. A body the slide left below the step's top (a lift that went only part of
+/// the way up a tilted edge, the slide resting it on the edge's rounding) is raised onto the
+/// edge as [`stand`] raises a held body. See [`SetDown`] for what it says.
 pub fn set_down<B: KinematicBody + ?Sized>(body: &mut B, base: f32, reach: f32) -> SetDown {
     let up = unit_up(body.up_direction());
     let here = body.position();
@@ -179,6 +187,14 @@ pub fn set_down<B: KinematicBody + ?Sized>(body: &mut B, base: f32, reach: f32) 
     let drop = (high - base).max(0.0) + reach + 2.0 * body.safe_margin().max(0.0);
     if !drop.is_finite() {
         return SetDown::NoEdge;
+    }
+    // The slide left the body below the step's top (a partial lift up a tilted edge, resting
+    // on its rounding): it is raised onto the edge as a hold raises a body back to its base.
+    if high < base - edge_tolerance(reach) {
+        return match stand(body, here, base, None, reach) {
+            Some(_) => SetDown::Held,
+            None => SetDown::NoEdge,
+        };
     }
     let probe = body.test_move(here, -up * drop);
     let Some(contact) = probe.contact else {

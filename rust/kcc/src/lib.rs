@@ -4,18 +4,36 @@
 //! engine adapter ([`KinematicBody`]) answers its physics questions. The Godot addon and the
 //! headless parry world (`kcc-parry`) run this very code.
 //!
-//! How a tick works ([`Controller::tick`]):
-//! 1. Horizontal velocity from the wish direction by the normalized ADSR curves
-//!    ([`movement`]): attack `v = 1 - (1 - t)^2`, release `v = (1 - t)^2`, `t` found from the
-//!    current speed, so no state is kept and the tick rate does not matter.
-//! 2. Vertical speed: gravity down to the terminal speed, or a jump from the floor (with coyote
-//!    time, a jump buffer and a variable height when the caller keeps a [`CharacterState`]),
-//!    and crouching ([`crouch`]) when the caller keeps one.
-//! 3. Step up ([`stairs::step_up`]): sweeps up, forward and down find the top of a step.
-//! 4. Move: a horizontal pass, then a vertical pass, on the floor; one pass in the air.
-//! 5. Step down ([`stairs::step_down`]): follow stairs and slopes down instead of flying off.
-//! 6. Report ([`TickReport`]): velocity, floor state and the step heights for the camera
-//!    ([`StepSmoother`]).
+//! How a tick works ([`Controller::tick`], in `tick.rs`, in the order the code runs):
+//! 0. **Run** ([`Controller::tick`]): unusable input sanitized ([`sanitize`]); the delta split
+//!    into sub-steps when it is long ([`sanitize::MAX_SUBSTEP`]) or when the walk off level
+//!    floor would move the body further than [`tolerances::SUBSTEP_RADII`] of its radius. Each
+//!    sub-step runs the stages below with the velocity the last one left.
+//! 1. **Sense** what the body stands on: floor, held over a stair's edge by the flat base
+//!    ([`flat_base`]), floating over the tread it just climbed, resting on an edge, or in the
+//!    air (one probe down, only when the engine's floor state cannot tell).
+//! 2. **Intent**: the velocity the input asks for. Horizontal speed by the normalized ADSR
+//!    curves ([`movement`]: attack `v = 1 - (1 - t)^2`, release `v = (1 - t)^2`, `t` found
+//!    from the current speed, so no state is kept and the tick rate does not matter); gravity
+//!    down to the terminal speed, or a jump (with coyote time, a jump buffer and a variable
+//!    height when the caller keeps a [`CharacterState`]); crouching ([`crouch`]).
+//! 3. **Plan** the move: along the floor's slope, level while held over an edge.
+//! 4. **Slide** with the engine's own `move_and_slide`, and **climb** when a step stopped it
+//!    ([`stairs::step_up`]: sweeps up, forward and down find the top of the step; the body is
+//!    lifted and the slide carries it on by the rest of its motion).
+//! 5. **Settle** it on what supports it: set down on the edge of the step it climbed, stepped
+//!    down onto the floor below ([`stairs::step_down`]) when it walked off the floor it stood
+//!    on, held on an edge still under it, or brought down off that edge in one step. The stair
+//!    step the move made is judged here, once.
+//! 6. **Report** ([`TickReport`]), built once from those stages' values: velocity, floor
+//!    state and the height stepped, for the camera ([`StepSmoother`]).
+//!
+//! Contacts are classified in one place ([`surface`]: level, walkable, edge, side, overhang),
+//! and the lengths that judge motion live in [`tolerances`] (sized by the max step height, the
+//! shape's radius or the engines' precision). The public building blocks
+//! ([`stairs::step_up`], [`stairs::step_down`], [`sweep::iterate_sweep`]) are the very
+//! functions the tick composes. Why the flat base, and how it differs for capsules and
+//! cylinders: `docs/flat-base.md`.
 //!
 //! Units: m, s, m/s, m/s², rad. Up is whatever the body says ([`KinematicBody::up_direction`]).
 //!

@@ -166,11 +166,12 @@ fn stand_or_come_down<B: KinematicBody + ?Sized>(
 ) {
     let up = plan.up;
     let here = vertical(plan.start, up);
-    // The lower edge a step down came down on, from an edge or level floor the body stood on
-    // (not from a slope's face: the face it came down on is no edge to stand on).
+    // The lower edge a step down came down on: from an edge or level floor the body stood on,
+    // or from an edge it was rolling over (held again there, it rolls no further); a slope's
+    // face it came down on is told from an edge by a second probe (`Face::Look`).
     let stood = plan.level || matches!(plan.footing, Footing::Held(_));
     let lower = landed
-        .filter(|(_, is_step)| *is_step && stood)
+        .filter(|(_, is_step)| *is_step)
         .map(|(top, _)| top)
         .filter(|top| here - top > edge_tolerance(reach));
     let walked = horizontal(body.position() - plan.start, up).length() > FACE_TEST_WALK;

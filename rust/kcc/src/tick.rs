@@ -27,16 +27,24 @@ use crate::settings::{ControllerSettings, StairSettings};
 use crate::settle::{self, Settled};
 use crate::slide::{self, Slid};
 use crate::smooth::{self, Floating};
-use crate::tolerances::{MIN_STEP_RISE, edge_tolerance};
+use crate::surface::is_level;
+use crate::tolerances::{BodyScale, MIN_STEP_RISE, edge_tolerance};
 
 /// Sanitizes `velocity` (m/s), `dt` (s) and the body's position (noting what was replaced in
 /// `sanitized`), then runs `step` once per sub-step with the velocity the last one left, and
 /// sums up their reports. Nothing moves when `dt` or the position is unusable.
 /// A delta longer than [`MAX_SUBSTEP`](crate::sanitize::MAX_SUBSTEP) is split into equal
-/// sub-steps.
+/// sub-steps, and so is one whose move across the ground (at `top`, m/s: the fastest the
+/// input may ask for on the floor, or the velocity when faster) is longer than
+/// [`SUBSTEP_RADII`](crate::tolerances::SUBSTEP_RADII) of the shape's radius (see
+/// [`BodyScale::substeps_for`]), unless the body stands on level floor: a low tick rate with a
+/// fast walk crosses a staircase in moves no longer than those of a usual rate, and walks flat
+/// ground at the cost of one move a tick. Each sub-step leaves the engine's state (floor, wall,
+/// slide collisions) of its own move; the last one's is the tick's.
 pub(crate) fn run<B: KinematicBody + ?Sized>(
     body: &mut B,
     velocity: Vec3,
+    top: f32,
     dt: f32,
     mut sanitized: Sanitized,
     mut step: impl FnMut(&mut B, Vec3, f32) -> TickReport,
@@ -49,7 +57,17 @@ pub(crate) fn run<B: KinematicBody + ?Sized>(
         on_floor,
         ..TickReport::default()
     };
-    let split = split_delta(dt, &mut sanitized);
+    // On level floor there is no edge to hold or step down from before the next tick looks
+    // again: the move is not split by its length.
+    let up = up_of(body);
+    let level = on_floor && is_level(body.floor_normal(), up);
+    let speed = if level {
+        0.0
+    } else {
+        horizontal(velocity, up).length().max(top)
+    };
+    let split = split_delta(dt, &mut sanitized)
+        .map(|split| split_motion(split, speed, BodyScale::of(body)));
     if !usable_position(body.position()) {
         sanitized.position = true;
     }
@@ -71,6 +89,18 @@ pub(crate) fn run<B: KinematicBody + ?Sized>(
         report.real_velocity = real_velocity;
     }
     report
+}
+
+/// `split` (sub-steps, and the length of each, s) split further when a sub-step at `speed`
+/// (m/s) would move the body further across the ground than `scale` allows.
+fn split_motion((substeps, step_dt): (u32, f32), speed: f32, scale: BodyScale) -> (u32, f32) {
+    let total = step_dt * substeps as f32;
+    let needed = scale.substeps_for(speed * total);
+    if needed > substeps {
+        (needed, total / needed as f32)
+    } else {
+        (substeps, step_dt)
+    }
 }
 
 /// One sub-step of a tick driven by `controls`: sense, intent, move. `jumps` remembers the

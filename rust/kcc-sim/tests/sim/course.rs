@@ -312,7 +312,7 @@ fn a_step_tick_on_the_courses_stairs_costs_at_most_10_queries_with_either_shape(
     // and the spirals, capsule and cylinder, with the controller's defaults: every tick with a
     // `stepped` costs at most 10 motion queries (each slide iteration counts), at every rate.
     // Each file checks it itself (`max_step_tick_queries`, on both worlds); this says which
-    // files must. The rolling capsule costs more (see the README).
+    // files must. The rolling capsule costs more (see docs/flat-base.md).
     let staircases = [
         "stairs_015",
         "stairs_020",

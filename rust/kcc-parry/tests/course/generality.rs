@@ -1,0 +1,395 @@
+//! The course's staircases walked by characters of other sizes and at rates the course does not
+//! run: up and back down, the invariants of a character that walks stairs on every tick.
+//!
+//! - Any rate: 15 to 300 Hz, walking at 1 to 6 m/s.
+//! - Any size: the staircase, the character, its speeds, gravity and every length of its
+//!   settings multiplied by a factor from 0.25 to 5 (a 0.45 m creature to a 9 m giant), times
+//!   kept: the same walk magnified.
+//!
+//! The invariants: on the floor on every tick, no overlap beyond the safe margin and the
+//! engines' tolerance, at most [`STEP_QUERY_BUDGET`] motion queries a move on a tick that
+//! stepped, and one `stepped` per riser each way, each as high as the riser (2 cm at the
+//! course's size, scaled; a tick that walks most of a tread may climb two in its sub-steps).
+//!
+//! The shapes: a cylinder of radius 0.4 m on all four staircases; a capsule of radius 0.3 m
+//! (0.25 m for any size) on the 0.15 m and 0.2 m risers. A capsule's flat base judges the edges
+//! under it with probes of its own round bottom, which meets an edge `d` from its middle
+//! `r - sqrt(r² - d²)` below its feet. Where that hang reaches a riser's height within a
+//! tread's length (`sqrt(2 r h - h²) >= run`: radius 0.4 m on any of these staircases, any
+//! radius on 0.3 m risers with 0.3 m treads) it touches two steps at once, and which one a
+//! probe meets first is a matter of the engine's last millimetre: at some rates and speeds it
+//! then takes a riser in two steps or rolls down it. The course's own files walk those
+//! staircases with a 0.4 m capsule at its four rates (`scenarios/`); see docs/flat-base.md.
+//!
+//! Cases: `PROPTEST_CASES` (default 48), from a fixed seed as in `properties.rs`. Other seeds
+//! still find about one walk in a hundred at any rate that breaks an invariant (300 drawn: a
+//! capsule off the floor for a tick right after climbing at 279 Hz, where its round bottom
+//! meets the edge and the floor it climbed from in the same millimetre; 11 queries on a step
+//! tick above 240 Hz); none at any size. The walks that once failed are kept below.
+
+use std::sync::Arc;
+
+use crate::common::ground;
+use glam::Vec3;
+use kcc::{Controller, ControllerSettings, KinematicBody, TickInput};
+use kcc_parry::{BodySettings, CharacterShape, ParryBody, World, geometry};
+use proptest::prelude::*;
+use proptest::test_runner::{FileFailurePersistence, RngSeed};
+
+/// Godot's default `Shape3D.margin`, m: Jolt rounds the steps' edges by it (at most 8 % of a
+/// box's smallest half extent), as the course's scenarios have it.
+const SHAPE_MARGIN: f32 = 0.04;
+
+/// Overlap allowed beyond the safe margin, m (see `properties.rs`).
+const OVERLAP_TOLERANCE: f32 = 0.003;
+
+/// How far a step may be from its riser's height, m at the course's size: the rounding of the
+/// steps' edges, which a held body's feet may sit on.
+const RISER_TOLERANCE: f32 = 0.02;
+
+/// Most motion queries of a move on a tick with a step (the course's budget).
+const STEP_QUERY_BUDGET: u64 = 10;
+
+/// The course's straight staircases: risers, rise and run, m.
+const STAIRCASES: [(u32, f32, f32); 4] = [
+    (10, 0.15, 0.3),
+    (8, 0.2, 0.3),
+    (5, 0.3, 0.3),
+    (10, 0.3, 0.3),
+];
+
+/// One walk up a staircase and back down: its geometry, the character and how it moves.
+#[derive(Debug, Clone, Copy)]
+struct Walk {
+    /// Index into [`STAIRCASES`].
+    stairs: usize,
+    /// The character's shape at the course's size; its height is 1.8 m.
+    shape: Shape,
+    /// Tick rate, Hz.
+    rate: f32,
+    /// Walking speed at the course's size, m/s.
+    speed: f32,
+    /// Size factor: lengths, speeds and accelerations are multiplied by it.
+    scale: f32,
+}
+
+/// A character's shape at the course's size: its radius, m.
+#[derive(Debug, Clone, Copy)]
+enum Shape {
+    Capsule(f32),
+    Cylinder(f32),
+}
+
+impl Walk {
+    fn at_course_size(stairs: usize, shape: Shape, rate: f32, speed: f32) -> Self {
+        Self {
+            stairs,
+            shape,
+            rate,
+            speed,
+            scale: 1.0,
+        }
+    }
+
+    fn rise(&self) -> f32 {
+        STAIRCASES[self.stairs].1 * self.scale
+    }
+
+    fn run(&self) -> f32 {
+        STAIRCASES[self.stairs].2 * self.scale
+    }
+
+    fn risers(&self) -> u32 {
+        STAIRCASES[self.stairs].0
+    }
+
+    /// The staircase along -Z from z = -1 (scaled), its top tread part of a 6 m (scaled)
+    /// landing (no seam between the last step and the landing).
+    fn world(&self) -> Arc<World> {
+        let k = self.scale;
+        let count = self.risers();
+        let top = self.rise() * count as f32;
+        let end = -k - self.run() * count as f32;
+        let mut solids = geometry::stairs(
+            Vec3::new(0.0, 0.0, -k),
+            Vec3::NEG_Z,
+            count,
+            self.rise(),
+            self.run(),
+            4.0 * k,
+        )
+        .unwrap();
+        solids.push(
+            geometry::aabb_box(
+                Vec3::new(0.0, 0.5 * top, end - 3.0 * k + 0.5 * self.run()),
+                Vec3::new(4.0 * k, top, 6.0 * k + self.run()),
+            )
+            .unwrap(),
+        );
+        let mut world = World::new();
+        world.add(ground());
+        for solid in solids {
+            world.add(solid.with_margin(SHAPE_MARGIN).unwrap());
+        }
+        Arc::new(world)
+    }
+
+    /// The controller's defaults with every length, speed and acceleration scaled.
+    fn settings(&self) -> ControllerSettings {
+        let k = self.scale;
+        let mut s = ControllerSettings::default();
+        s.movement.ground.max_speed = self.speed * k;
+        s.movement.air.max_speed = self.speed * k;
+        s.stairs.max_step_height *= k;
+        s.stairs.min_step_depth *= k;
+        s.stairs.min_step_forward *= k;
+        s.stairs.step_forward_test *= k;
+        s.gravity.gravity *= k;
+        s.gravity.terminal_speed *= k;
+        s
+    }
+
+    fn body(&self, world: &Arc<World>) -> ParryBody {
+        let height = 1.8 * self.scale;
+        let shape = match self.shape {
+            Shape::Capsule(radius) => CharacterShape::Capsule {
+                radius: radius * self.scale,
+                height,
+            },
+            Shape::Cylinder(radius) => CharacterShape::Cylinder {
+                radius: radius * self.scale,
+                height,
+            },
+        };
+        let defaults = BodySettings::default();
+        let settings = BodySettings {
+            shape,
+            floor_snap_length: defaults.floor_snap_length * self.scale,
+            ..defaults
+        };
+        ParryBody::new(world.clone(), settings, Vec3::ZERO).unwrap()
+    }
+}
+
+/// The steps a walk reported, up and down, m.
+#[derive(Debug, Default)]
+struct Steps {
+    up: Vec<f32>,
+    down: Vec<f32>,
+}
+
+/// Walks up the staircase until 1 m (scaled) onto the landing, then back down until 1 m
+/// (scaled) past its foot, checking the per-tick invariants; the steps it reported.
+fn walk(w: &Walk) -> Result<Steps, TestCaseError> {
+    let world = w.world();
+    let controller = Controller::new(w.settings()).unwrap();
+    let mut body = w.body(&world);
+    let k = w.scale;
+    let margin = body.safe_margin();
+    let top_z = -k - w.run() * w.risers() as f32;
+    let mut velocity = Vec3::ZERO;
+    let mut steps = Steps::default();
+    let mut landed = false;
+    for (wish, done) in [(Vec3::NEG_Z, top_z - k), (Vec3::Z, k)] {
+        let mut ticks = 0;
+        while (body.position().z - done) * wish.z < 0.0 {
+            ticks += 1;
+            let at = body.position();
+            prop_assert!(ticks < (60.0 * w.rate) as u32, "{w:?}: stuck at {at}");
+            let queries = body.queries();
+            let input = TickInput {
+                wish_direction: wish,
+                velocity,
+                ..TickInput::default()
+            };
+            let report = controller.tick(&mut body, &input, 1.0 / w.rate);
+            velocity = report.velocity;
+            let at = body.position();
+            landed |= report.on_floor;
+            prop_assert!(!landed || report.on_floor, "{w:?}: off the floor at {at}");
+            let overlap = body.penetration();
+            prop_assert!(
+                overlap <= margin + OVERLAP_TOLERANCE,
+                "{w:?}: {overlap} m inside at {at}"
+            );
+            if let Some(dy) = report.stepped {
+                let moves = u64::from(report.substeps.max(1));
+                let per_move = (body.queries() - queries).div_ceil(moves);
+                prop_assert!(
+                    per_move <= STEP_QUERY_BUDGET,
+                    "{w:?}: {per_move} queries a move on a step at {at}"
+                );
+                if dy > 0.0 {
+                    &mut steps.up
+                } else {
+                    &mut steps.down
+                }
+                .push(dy);
+            }
+        }
+    }
+    Ok(steps)
+}
+
+/// One `stepped` per riser each way, each as high as the riser; when a tick walks most of a
+/// tread or more (a low rate, a fast walk), a tick's sub-steps may climb more than one riser
+/// and its `stepped` adds them up: each is then a whole number of risers, and they add up to
+/// the stairs' height.
+fn one_step_per_riser(w: &Walk, steps: &Steps) -> Result<(), TestCaseError> {
+    let tolerance = RISER_TOLERANCE * w.scale;
+    let walk = w.speed * w.scale / w.rate;
+    for (way, found) in [("up", &steps.up), ("down", &steps.down)] {
+        if walk < 0.9 * w.run() {
+            prop_assert_eq!(
+                found.len() as u32,
+                w.risers(),
+                "{:?} {}: {:?}",
+                w,
+                way,
+                found
+            );
+        }
+        let mut risers = 0;
+        for dy in found {
+            let n = (dy.abs() / w.rise()).round().max(1.0);
+            risers += n as u32;
+            prop_assert!(
+                (dy.abs() - n * w.rise()).abs() <= n * tolerance,
+                "{w:?}: a step {way} of {dy} for risers of {}: {found:?}",
+                w.rise()
+            );
+        }
+        prop_assert_eq!(risers, w.risers(), "{:?} {}: {:?}", w, way, found);
+    }
+    Ok(())
+}
+
+fn check(w: &Walk) -> Result<(), TestCaseError> {
+    let steps = walk(w)?;
+    one_step_per_riser(w, &steps)
+}
+
+/// Seed of the cases `cargo test` checks when `PROPTEST_RNG_SEED` is not set.
+const SEED: u64 = 0x6b63_635f_7369_7a65;
+
+fn config() -> ProptestConfig {
+    let defaults = ProptestConfig::default();
+    let rng_seed = match defaults.rng_seed {
+        RngSeed::Random => RngSeed::Fixed(SEED),
+        chosen => chosen,
+    };
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(48);
+    ProptestConfig {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
+            "tests/course/generality.proptest-regressions",
+        ))),
+        rng_seed,
+        ..defaults
+    }
+}
+
+/// A staircase and a shape that keep the invariants (see the module docs): the cylinder on
+/// any of the four, the capsule (of `capsule` m) on the 0.15 m and 0.2 m risers.
+fn stairs_and_shape(capsule: f32) -> impl Strategy<Value = (usize, Shape)> {
+    prop_oneof![
+        (0usize..4).prop_map(|stairs| (stairs, Shape::Cylinder(0.4))),
+        (0usize..2).prop_map(move |stairs| (stairs, Shape::Capsule(capsule))),
+    ]
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Any rate from 15 to 300 Hz and any walk from 1 to 6 m/s, at the course's size.
+    #[test]
+    fn the_course_staircases_at_any_rate(
+        (stairs, shape) in stairs_and_shape(0.3),
+        rate in 15.0f32..300.0,
+        speed in 1.0f32..6.0,
+    ) {
+        check(&Walk::at_course_size(stairs, shape, rate, speed))?;
+    }
+
+    /// Any size from a quarter to five times the course's, at 30 to 240 Hz, at 4 m/s scaled.
+    #[test]
+    fn the_course_staircases_at_any_size(
+        (stairs, shape) in stairs_and_shape(0.25),
+        rate in 30.0f32..240.0,
+        scale in 0.25f32..5.0,
+    ) {
+        check(&Walk { stairs, shape, rate, speed: 4.0, scale })?;
+    }
+}
+
+// Walks that once broke an invariant, each kept with what went wrong.
+
+#[test]
+fn a_fast_walk_at_a_low_rate_steps_down_every_riser() {
+    // 0.24 m a tick over 0.3 m treads: held on one edge until it was past the next step's
+    // middle, a capsule dropped two risers and rolled down three more (5 steps for 8 risers
+    // at 25 Hz); at 15 Hz (0.33 m a tick) it lost 0.2 m of stepped height. Sub-steps keep
+    // each move within 0.4 of the radius.
+    for (stairs, rate, speed) in [(1, 25.0, 6.0), (1, 15.0, 5.0), (2, 25.0, 5.0)] {
+        check(&Walk::at_course_size(
+            stairs,
+            Shape::Capsule(0.4),
+            rate,
+            speed,
+        ))
+        .unwrap();
+    }
+}
+
+#[test]
+fn a_cylinder_climbing_with_its_rim_at_the_risers_face_floats_over_the_tread() {
+    // At 166 Hz and 1 m/s a cylinder climbed with its rim 0.8 mm past the riser's face: the
+    // probe under it met the face, no edge, and it counted as in the air for a tick.
+    check(&Walk::at_course_size(0, Shape::Cylinder(0.4), 166.0, 1.0)).unwrap();
+}
+
+#[test]
+fn a_capsule_rolling_over_an_edge_is_held_again_on_the_next_one() {
+    // Walking down 0.2 m risers at 39.4 Hz, a capsule's hold let go on the landing's edge
+    // and it rolled down six risers with no step: only a body that stood held or on level
+    // floor was held on the lower edge a step down met.
+    check(&Walk::at_course_size(
+        1,
+        Shape::Capsule(0.4),
+        39.405_975,
+        4.629_06,
+    ))
+    .unwrap();
+}
+
+#[test]
+fn a_partial_lift_up_a_tilted_edge_is_set_down_within_the_budget() {
+    // A capsule lifted only part of the way up an edge (its contact tilted) and left on the
+    // rounding by the slide: the set-down's probe could not find the edge below its feet, and
+    // the step down and the hold after it took 11 queries on each step at 36.4 Hz.
+    check(&Walk::at_course_size(
+        0,
+        Shape::Capsule(0.3),
+        36.399_223,
+        2.478_690_1,
+    ))
+    .unwrap();
+}
+
+#[test]
+fn a_small_capsule_stepped_down_by_a_sweep_is_held_on_the_edge() {
+    // A 0.74 m capsule stepped down onto a tread stood 1.65 mm above the edge at its end (the
+    // safe margin and the last step of the engine's search): the hold wanted it within half a
+    // millimetre of the margin, and it rolled down the next riser.
+    let w = Walk {
+        stairs: 0,
+        shape: Shape::Capsule(0.25),
+        rate: 58.356_3,
+        speed: 4.0,
+        scale: 0.545_735,
+    };
+    check(&w).unwrap();
+}
