@@ -130,10 +130,11 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         return Ahead::Blocked;
     }
     // 3. Forward (lower, under something the head met), and 4. down onto the step.
-    let mut ahead = look_ahead(body, rise.end, direction, obstacle.remainder, settings);
-    if let Some(under) = look_under(body, from, &ahead, &obstacle, direction, settings) {
-        ahead = under;
-    }
+    let first = look_ahead(body, rise.end, direction, obstacle.remainder, settings);
+    let ahead = match look_under(body, from, &first, &obstacle, direction, settings) {
+        Some(under) => under,
+        None => slide_on(body, first, settings),
+    };
     let Some(landed) = land(body, from, &ahead, &obstacle, direction, settings) else {
         return Ahead::Blocked;
     };
@@ -271,7 +272,8 @@ struct LookAhead {
 /// One sweep from `top` (m) along the unit `direction` out to the furthest point looked at:
 /// the rest of the motion (`remainder`, m, at least the minimum forward step) and the tread
 /// test beyond it. Its first, straight part is free, so the nearer landing needs no sweep of
-/// its own; what it meets is slid along with the sweep's remaining iterations.
+/// its own. What it meets is slid along only by [`slide_on`], for the look the climb keeps (a
+/// look that met a block overhead is made again lower, see [`look_under`]).
 fn look_ahead<B: KinematicBody + ?Sized>(
     body: &mut B,
     top: Vec3,
@@ -291,22 +293,32 @@ fn look_ahead<B: KinematicBody + ?Sized>(
     } else {
         top + first.travel
     };
-    let far = match first.contact.and_then(|hit| usable_normal(hit.normal)) {
-        Some(normal) if settings.sweep_iterations > 1 => {
-            let rest = slide(first.remainder, normal);
-            let more = settings.sweep_iterations - 1;
-            iterate_sweep(body, top + first.travel, rest, more).end
-        }
-        _ => top + first.travel,
-    };
     LookAhead {
         top,
         first,
         straight,
         forward,
         near,
-        far,
+        far: top + first.travel,
     }
+}
+
+/// The forward `look` slid along what it met, with the sweep's remaining iterations: how far
+/// the look reaches past it (its `far`).
+fn slide_on<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    look: LookAhead,
+    settings: &StairSettings,
+) -> LookAhead {
+    let far = match look.first.contact.and_then(|hit| usable_normal(hit.normal)) {
+        Some(normal) if settings.sweep_iterations > 1 => {
+            let rest = slide(look.first.remainder, normal);
+            let more = settings.sweep_iterations - 1;
+            iterate_sweep(body, look.far, rest, more).end
+        }
+        _ => look.far,
+    };
+    LookAhead { far, ..look }
 }
 
 /// Most lower looks under something the head met (see [`look_under`]): the first from just
@@ -341,7 +353,7 @@ fn look_under<B: KinematicBody + ?Sized>(
         let top = obstacle.at + up * (lift - at);
         let look = look_ahead(body, top, direction, obstacle.remainder, settings);
         match blocked_by(body, &look) {
-            None => return Some(look),
+            None => return Some(slide_on(body, look, settings)),
             Some(Blocked::Head) if look_number == 0 => return None,
             Some(Blocked::Head) => high = lift,
             Some(Blocked::Feet) => low = lift,
