@@ -8,7 +8,7 @@ use crate::body::{KinematicBody, MotionTest};
 use crate::floor::{horizontal, up_of};
 use crate::sanitize::usable_position;
 use crate::settings::StairSettings;
-use crate::stairs::{Ahead, step_up};
+use crate::stairs::{Ahead, StepUp, step_up};
 use crate::tolerances::{MIN_MOTION, OVER_RISER, WALK_SHARE};
 
 /// A lift onto a step made by [`climb`].
@@ -88,11 +88,38 @@ pub(crate) fn climb<B: KinematicBody + ?Sized>(
         // slide makes the move, and a later tick climbs.
         return Climb::Free;
     }
-    // Lifted clear or to the tread's height, moved ahead only as far as the body's side
-    // must pass the riser to be over it.
-    let need = margin + OVER_RISER;
+    let (lifted, ahead) = lift_to(body, from, direction, &step, rounded, over, beyond);
+    if !usable_position(lifted) {
+        return Climb::Blocked;
+    }
+    body.set_position(lifted);
+    Climb::Lifted(Lift {
+        height: if over { step.tread_height } else { step.height },
+        tread: step.tread,
+        ahead,
+        tilted_obstacle: step.tilted_obstacle,
+        over,
+    })
+}
+
+/// Where a climb puts a body that started at `from` (m) and walks along the unit `direction`:
+/// lifted clear of the step's edge (`rounded`) or to the tread's height (`over`), moved ahead
+/// only as far as its side must pass the riser to be over it; otherwise lifted by the step's
+/// height and moved ahead by what the tread needs `beyond` the tick's motion (m). Returns the
+/// place and how far ahead it was moved (m).
+fn lift_to<B: KinematicBody + ?Sized>(
+    body: &B,
+    from: Vec3,
+    direction: Vec3,
+    step: &StepUp,
+    rounded: bool,
+    over: bool,
+    beyond: f32,
+) -> (Vec3, f32) {
+    let up = up_of(body);
+    let need = body.safe_margin().max(0.0) + OVER_RISER;
     let short = (need - step.past_obstacle).clamp(0.0, beyond);
-    let (lifted, ahead) = if rounded {
+    if rounded {
         // A rounded bottom: lifted clear of the step's top, the slide carries the body by
         // the tick's own motion, and the step down stands it on the edge (or the tread),
         // over which it rolls in the next ticks.
@@ -107,16 +134,5 @@ pub(crate) fn climb<B: KinematicBody + ?Sized>(
         (from + up * step.tread_height + direction * short, short)
     } else {
         (from + up * step.height + direction * beyond, beyond)
-    };
-    if !usable_position(lifted) {
-        return Climb::Blocked;
     }
-    body.set_position(lifted);
-    Climb::Lifted(Lift {
-        height: if over { step.tread_height } else { step.height },
-        tread: step.tread,
-        ahead,
-        tilted_obstacle: step.tilted_obstacle,
-        over,
-    })
 }

@@ -167,25 +167,13 @@ fn stand_or_come_down<B: KinematicBody + ?Sized>(
     let up = plan.up;
     let here = vertical(plan.start, up);
     // The lower edge a step down came down on: from an edge or level floor the body stood on,
-    // or from an edge it was rolling over (held again there, it rolls no further); a slope's
-    // face it came down on is told from an edge by a second probe (`Face::Look`).
-    let stood = plan.level || matches!(plan.footing, Footing::Held(_));
+    // or from an edge it was rolling over (held again there, it rolls no further).
     let lower = landed
         .filter(|(_, is_step)| *is_step)
         .map(|(top, _)| top)
         .filter(|top| here - top > edge_tolerance(reach));
     let walked = horizontal(body.position() - plan.start, up).length() > FACE_TEST_WALK;
-    let base = match (slid.lift, lower, plan.footing) {
-        (Some(lift), _, _) => Some((here + lift.tread, None)),
-        // Come down on a slope's face, not a lower step's edge: a second probe tells.
-        (None, Some(top), _) => Some((top, Some(flat_base::Face::Look))),
-        // A body that (almost) did not move is on the same edge whatever the normal says.
-        (None, None, Footing::Held(normal)) => {
-            Some((here, Some(flat_base::Face::Was(normal)).filter(|_| walked)))
-        }
-        (None, None, _) if plan.level => Some((here, None)),
-        (None, None, _) => None,
-    };
+    let base = hold_base(plan, slid, lower, walked);
     // A flat bottom lifted to float at the tread's height that the engine's slide put down on
     // the rounding (its floor snap): its rim rests there at its feet, and no edge under it is
     // higher.
@@ -208,6 +196,9 @@ fn stand_or_come_down<B: KinematicBody + ?Sized>(
         }
         return;
     }
+    // A body that stood held on an edge or on level floor comes down off it in one step; one
+    // that was rolling over an edge only onto level floor right below it (see `come_down`).
+    let stood = plan.level || matches!(plan.footing, Footing::Held(_));
     let walked_off = matches!(plan.footing, Footing::Held(_)) || landed.is_some();
     if slid.lift.is_none() && walked_off {
         // No second look for a hold on the lower edge the step down came down on: the hold
@@ -216,5 +207,29 @@ fn stand_or_come_down<B: KinematicBody + ?Sized>(
             settled.stepped = came.stepped;
             settled.on_edge |= came.held;
         }
+    }
+}
+
+/// The height (m along up) the flat base holds the body at after a move of `plan` that ended
+/// as `slid`, and how [`flat_base::stand`] tells a slope's face from an edge there: the top of
+/// the step it climbed; the `lower` edge a step down came down on (a second probe tells it from
+/// a slope's face); the edge it stood held on (a body that `walked` no further than a hair is
+/// on the same edge whatever the normal says); the level floor it stood on. `None` for a body
+/// that was rolling over an edge or walking a slope.
+fn hold_base(
+    plan: &Plan,
+    slid: &Slid,
+    lower: Option<f32>,
+    walked: bool,
+) -> Option<(f32, Option<flat_base::Face>)> {
+    let here = vertical(plan.start, plan.up);
+    match (slid.lift, lower, plan.footing) {
+        (Some(lift), _, _) => Some((here + lift.tread, None)),
+        (None, Some(top), _) => Some((top, Some(flat_base::Face::Look))),
+        (None, None, Footing::Held(normal)) => {
+            Some((here, Some(flat_base::Face::Was(normal)).filter(|_| walked)))
+        }
+        (None, None, _) if plan.level => Some((here, None)),
+        (None, None, _) => None,
     }
 }
