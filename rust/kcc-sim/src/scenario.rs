@@ -481,8 +481,16 @@ impl Scenario {
             return Err(invalid(TOP, "scaled.by", message));
         }
         let path = base.join(&scaled.scaled.from);
+        // What is wrong with the original is this file's `scaled.from`: the message names both.
+        Self::original_magnified(&path, by, &scaled.name)
+            .map_err(|error| invalid(TOP, "scaled.from", error.to_string()))
+    }
+
+    /// The original scenario at `path`, every length, speed and acceleration multiplied by
+    /// `by`, under the name `name`. An original that is scaled itself is refused.
+    fn original_magnified(path: &Path, by: f32, name: &str) -> Result<Self, ScenarioError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(&path).map_err(|e| ScenarioError::Read {
+        let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::Read {
             file: file.clone(),
             message: e.to_string(),
         })?;
@@ -492,14 +500,14 @@ impl Scenario {
             key: key.to_string(),
             message,
         };
-        let table = checked_table(&path, &text)?;
+        let table = checked_table(path, &text)?;
         if table.contains_key("scaled") {
-            let message = "the scaled file is scaled itself: start from an original".to_string();
-            return Err(invalid(TOP, "scaled.from", message));
+            let message = "a scaled file: start from an original".to_string();
+            return Err(of_original("top level", "scaled", message));
         }
         let mut raw: RawScenario = typed(table, &of_original)?;
         raw = raw.scaled(by);
-        raw.name = scaled.name.clone();
+        raw.name = name.to_string();
         build(raw, path.parent().unwrap_or(Path::new(".")), &of_original)
     }
 

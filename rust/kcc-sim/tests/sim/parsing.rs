@@ -517,8 +517,17 @@ fn a_scaled_file_names_what_is_wrong() {
     };
     let far = error("name = \"x\"\nscaled = { from = \"stairs_020.toml\", by = 1000.0 }\n");
     assert!(far.contains("scaled.by") && far.contains("1000"), "{far}");
+    // What is wrong with the original is named with this file's `scaled.from`.
     let missing = error("name = \"x\"\nscaled = { from = \"no_such_file.toml\", by = 2.0 }\n");
-    assert!(missing.contains("no_such_file.toml"), "{missing}");
+    let both = ["scaled.toml", "scaled.from", "no_such_file.toml"];
+    assert!(both.iter().all(|name| missing.contains(name)), "{missing}");
+    let twice = error("name = \"x\"\nscaled = { from = \"stairs_020_6m.toml\", by = 2.0 }\n");
+    let both = [
+        "scaled.toml",
+        "stairs_020_6m.toml",
+        "start from an original",
+    ];
+    assert!(both.iter().all(|name| twice.contains(name)), "{twice}");
     let extra =
         error("name = \"x\"\nduration = 1.0\nscaled = { from = \"stairs_020.toml\", by = 2.0 }\n");
     assert!(extra.contains("duration"), "{extra}");
