@@ -36,7 +36,6 @@ use glam::Vec3;
 use kcc::{Controller, ControllerSettings, KinematicBody, TickInput};
 use kcc_parry::{BodySettings, CharacterShape, ParryBody, World, geometry};
 use proptest::prelude::*;
-use proptest::test_runner::{FileFailurePersistence, RngSeed};
 
 /// Godot's default `Shape3D.margin`, m: Jolt rounds the steps' edges by it (at most 8 % of a
 /// box's smallest half extent), as the course's scenarios have it.
@@ -275,23 +274,7 @@ fn check(w: &Walk) -> Result<(), TestCaseError> {
 const SEED: u64 = 0x6b63_635f_7369_7a65;
 
 fn config() -> ProptestConfig {
-    let defaults = ProptestConfig::default();
-    let rng_seed = match defaults.rng_seed {
-        RngSeed::Random => RngSeed::Fixed(SEED),
-        chosen => chosen,
-    };
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(48);
-    ProptestConfig {
-        cases,
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-            "tests/course/generality.proptest-regressions",
-        ))),
-        rng_seed,
-        ..defaults
-    }
+    crate::common::proptest_config("tests/course/generality.proptest-regressions", SEED)
 }
 
 /// A staircase and a shape that keep the invariants (see the module docs): the cylinder on

@@ -13,7 +13,6 @@ use glam::{Quat, Vec3};
 use kcc::{Controller, ControllerSettings, KinematicBody, TickInput};
 use kcc_parry::{CharacterShape, ParryBody, Solid, World, geometry};
 use proptest::prelude::*;
-use proptest::test_runner::{FileFailurePersistence, RngSeed};
 
 /// Overlap allowed beyond the safe margin, m. The recovery leaves up to 13 % of a margin's
 /// depth per query and sweeps stop 0.1 mm short; and Godot's own `move_and_slide`, pushed
@@ -145,25 +144,7 @@ fn timeline() -> impl Strategy<Value = Vec<(f32, f32, bool, f32)>> {
 const SEED: u64 = 0x6b63_635f_7374_6570;
 
 fn config() -> ProptestConfig {
-    let defaults = ProptestConfig::default();
-    let rng_seed = match defaults.rng_seed {
-        RngSeed::Random => RngSeed::Fixed(SEED),
-        chosen => chosen,
-    };
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(48);
-    ProptestConfig {
-        cases,
-        // Next to this file (cargo runs tests in the crate's folder): proptest's own default
-        // looks for it elsewhere in a test binary made of several files.
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-            "tests/course/properties.proptest-regressions",
-        ))),
-        rng_seed,
-        ..defaults
-    }
+    crate::common::proptest_config("tests/course/properties.proptest-regressions", SEED)
 }
 
 /// The angle between up and the normal of the face a capsule meets when lowered onto the middle

@@ -279,3 +279,27 @@ pub fn descend_jolt_stairs(
     );
     ticks
 }
+
+/// The property tests' configuration: `PROPTEST_CASES` cases (48 unless set), drawn from
+/// `seed` unless `PROPTEST_RNG_SEED` picks others, so that `cargo test` checks the same cases
+/// on every machine and every run; failures persist in `regressions` (a path from the crate's
+/// folder, where cargo runs tests: proptest's own default looks for it elsewhere in a test
+/// binary made of several files).
+pub fn proptest_config(regressions: &'static str, seed: u64) -> proptest::test_runner::Config {
+    use proptest::test_runner::{Config, FileFailurePersistence, RngSeed};
+    let defaults = Config::default();
+    let rng_seed = match defaults.rng_seed {
+        RngSeed::Random => RngSeed::Fixed(seed),
+        chosen => chosen,
+    };
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(48);
+    Config {
+        cases,
+        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(regressions))),
+        rng_seed,
+        ..defaults
+    }
+}
