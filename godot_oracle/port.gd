@@ -8,6 +8,8 @@ var body: CharacterBody3D
 ## A moving platform was under the body when the last slide began: it carried the body before
 ## the slide's own motion, so the slide's first collision is not said.
 var carried := false
+## The result object of this port's motion tests, made by the first (see _result_object).
+var _result: KinematicCollision3D
 
 
 func _init(character: CharacterBody3D) -> void:
@@ -31,8 +33,7 @@ func test_move(from: Vector3, motion: Vector3) -> Dictionary:
 	start.origin = from
 	# Godot's default margin for test_move is 0.001, not the node's safe_margin: pass it.
 	var margin := body.get_safe_margin()
-	# A fresh result object per test: nothing of an earlier test can leak into this one.
-	var collision := KinematicCollision3D.new()
+	var collision := _result_object()
 	var hit := body.test_move(start, motion, collision, margin)
 	var result := {"hit": hit}
 	# Contact getters print an engine error when there is no contact: ask only after a hit.
@@ -43,6 +44,16 @@ func test_move(from: Vector3, motion: Vector3) -> Dictionary:
 	result["travel"] = collision.get_travel()
 	result["remainder"] = collision.get_remainder()
 	return result
+
+
+## The object a motion test writes its result into: one for all the tests of this port, made by
+## the first. The engine writes every field a test reads (travel and remainder always, the
+## contact on a hit, read only after a hit), so nothing of an earlier test leaks into a later.
+func _result_object() -> KinematicCollision3D:
+	if _result:
+		return _result
+	_result = KinematicCollision3D.new()
+	return _result
 
 
 ## Slides by `velocity` (m/s) over `dt` (s): Godot's move_and_slide always moves by velocity x

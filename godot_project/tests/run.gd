@@ -38,7 +38,7 @@ const BACK := Vector3(0, 0, 1)
 const GRAVITY := 9.8
 ## The input actions of the project's input map that RustCharacterBody3D reads by default.
 const ACTIONS: Array[StringName] = [
-	&"move_left", &"move_right", &"move_forward", &"move_back", &"jump"
+	&"move_left", &"move_right", &"move_forward", &"move_back", &"jump", &"crouch"
 ]
 ## Local height of the test's StepSmoothCamera3D above the body's origin, m, and its default
 ## decay rate, 1/s.
@@ -69,6 +69,8 @@ func _run_all() -> void:
 			_test_jump_tap_and_hold,
 			_test_crouch_waits_for_room_to_stand,
 			_test_builtin_input_walks_turns_and_jumps,
+			_test_a_script_that_extends_the_body_keeps_the_movement,
+			_test_move_with_input_reads_the_actions_when_called,
 			_test_missing_action_stops_builtin_input,
 			_test_signals_of_a_jump_and_a_fall,
 			_test_getters_report_what_was_set_and_done,
@@ -443,6 +445,84 @@ func _test_builtin_input_walks_turns_and_jumps() -> void:
 	)
 	_release_actions()
 	await _unload(world)
+
+
+## A script that extends the body with its own _physics_process (which Godot calls instead of
+## the node's) keeps the built-in movement by calling move_with_input(delta) there: the
+## project's move_forward action walks the body up the 10 stairs, one move a physics frame
+## (the script counts its frames), one `stepped` per riser, and on every frame of the climb
+## is_grounded() is true and get_ground_state() is ON_FLOOR or ON_EDGE.
+func _test_a_script_that_extends_the_body_keeps_the_movement() -> void:
+	var world := await _load_world()
+	var body = world.get_node("Player")
+	await _settle(body, Vector3(STAIRS_X, 0.05, 0.5))
+	body.set_script(_script_that_extends_the_body())
+	body.use_builtin_input = true
+	var steps := _record_steps(body)
+	var standing := [
+		ClassDB.class_get_integer_constant("RustCharacterBody3D", "GROUND_ON_FLOOR"),
+		ClassDB.class_get_integer_constant("RustCharacterBody3D", "GROUND_ON_EDGE"),
+	]
+	var frames := 0
+	var grounded := 0
+	Input.action_press(&"move_forward")
+	while body.global_position.z > LANDING_Z - 0.5 and frames < 180:
+		await physics_frame
+		frames += 1
+		if body.is_grounded() and body.get_ground_state() in standing:
+			grounded += 1
+	_release_actions()
+	var moves: int = body.get("moves")
+	var height: float = body.global_position.y
+	_check(
+		"a script calling move_with_input walks up the stairs on built-in input, once a frame",
+		absf(height - RISE * STEP_COUNT) < HEIGHT_TOLERANCE and moves == frames,
+		"height %.3f m, %d moves in %d frames" % [height, moves, frames]
+	)
+	_check(
+		"is_grounded() and get_ground_state() say standing on every frame of the climb",
+		grounded == frames and _one_step_per_riser(steps, RISE),
+		"standing on %d of %d frames, steps %s" % [grounded, frames, steps]
+	)
+	await _unload(world)
+
+
+## move_with_input(delta) called from code reads the project's actions whatever
+## use_builtin_input says: with it off, move_back pressed and one call a frame, the body walks
+## toward +z at max_speed.
+func _test_move_with_input_reads_the_actions_when_called() -> void:
+	var world := await _load_world()
+	var body = world.get_node("Player")
+	await _settle(body, Vector3(STAIRS_X, 0.05, 0.5))
+	body.use_builtin_input = false
+	var start: Vector3 = body.global_position
+	Input.action_press(&"move_back")
+	for _i in 30:
+		await physics_frame
+		body.move_with_input(TICK)
+	var velocity: Vector3 = body.velocity
+	_release_actions()
+	_check(
+		"move_with_input walks on the actions with use_builtin_input off",
+		_moves_along(velocity, BACK) and body.global_position.z - start.z > 1.5,
+		"velocity %s, walked %s" % [velocity, body.global_position - start]
+	)
+	await _unload(world)
+
+
+## A script that extends RustCharacterBody3D as a game's would: its own _physics_process calls
+## move_with_input(delta) and counts its calls in `moves`.
+func _script_that_extends_the_body() -> GDScript:
+	var script := GDScript.new()
+	script.source_code = "\n".join([
+		"extends RustCharacterBody3D",
+		"var moves := 0",
+		"func _physics_process(delta: float) -> void:",
+		"\tmove_with_input(delta)",
+		"\tmoves += 1",
+	])
+	script.reload()
+	return script
 
 
 ## Built-in input with an action that is not in the project's input map does nothing at all

@@ -34,6 +34,9 @@ where
     /// A moving platform was under the body when the last slide began: it carried the body
     /// before the slide's own motion, so the slide's first collision is not said.
     carried: bool,
+    /// The result object of this port's motion tests, made by the first (see
+    /// [`Self::result_object`]).
+    result: Option<Gd<KinematicCollision3D>>,
 }
 
 impl<'a, T> GodotBody<'a, T>
@@ -46,7 +49,21 @@ where
         Self {
             owner,
             carried: false,
+            result: None,
         }
+    }
+
+    /// The object a motion test writes its result into: one for all the tests of this port (a
+    /// tick's), made by the first. The engine writes every field a test reads (travel and
+    /// remainder always, the contact on a hit, which is read only after a hit), so nothing of
+    /// an earlier test leaks into a later one.
+    fn result_object(&mut self) -> Gd<KinematicCollision3D> {
+        if let Some(result) = &self.result {
+            return result.clone();
+        }
+        let result = KinematicCollision3D::new_gd();
+        self.result = Some(result.clone());
+        result
     }
 
     /// The body's first `CollisionShape3D` child: the shape crouching resizes.
@@ -112,8 +129,7 @@ where
         start.origin = to_godot(from);
         // Godot's default margin for test_move is 0.001, not the node's safe_margin: pass it.
         let margin = self.owner.base().get_safe_margin();
-        // A fresh result object per test: nothing of an earlier test can leak into this one.
-        let collision = KinematicCollision3D::new_gd();
+        let collision = self.result_object();
         let hit = self
             .owner
             .base_mut()

@@ -6,25 +6,37 @@
 //! the node's velocity and signals.
 
 use godot::classes::character_body_3d::MotionMode;
+use godot::classes::notify::Node3DNotification;
 use godot::classes::{
     CharacterBody3D, CollisionPolygon3D, CollisionShape3D, Engine, ICharacterBody3D, Input,
     InputMap, Node, Node3D,
 };
 use godot::prelude::*;
 
-use kcc::{CharacterState, Controller, TickInput, TickReport};
+use kcc::{CharacterState, ConfigError, Controller, TickInput, TickReport};
 
 use crate::body::{GodotBody, body_shape};
+use crate::cache::Keyed;
 // The class docs link to the camera the way Godot's help does (`[StepSmoothCamera3D]`).
 #[cfg(doc)]
 use crate::camera::StepSmoothCamera3D;
 use crate::convert::{float, int, to_glam, to_godot};
+use crate::frame::MoveLedger;
 use crate::gravity;
+use crate::ground::{EngineFloor, GroundState, ground_state};
 use crate::input::{ActionStates, Buttons, YawLookup, builtin_input, yaw_lookup};
 use crate::problems::{Problem, WarnedOnce, replaced_tick_input, velocity_to_run};
 use crate::settings::{GroundFollow, Properties, StepDetection, sanitize};
 use crate::signals::{self, BodySignal, tick_signals};
-use crate::warnings::{BodySetup, ShapeChild, YawNode, body_warnings};
+use crate::warnings::{BodySetup, ShapeChild, ShownWarnings, YawNode, body_warnings};
+
+/// The input actions' names, in the order of the node's properties: left, right, forward, back,
+/// jump, crouch.
+type ActionNames = [StringName; 6];
+
+/// Which input actions are missing from the input map (movement and jump; named), and whether
+/// the optional crouch action is there.
+type ActionsPresent = (Vec<String>, bool);
 
 /// A [CharacterBody3D] that walks up and down stairs smoothly, with tunable acceleration.
 ///
@@ -36,6 +48,17 @@ use crate::warnings::{BodySetup, ShapeChild, YawNode, body_warnings};
 ///
 /// **Built-in input** (the default): the node reads the input actions named under *Input*,
 /// orients them by [member yaw_node], and runs the whole tick in its own physics process.
+///
+/// **A script that extends the node** and has its own `_physics_process` replaces the node's
+/// (Godot calls the script's instead): call [method move_with_input] from it, once a physics
+/// frame, to keep the built-in movement. The node warns once when a frame with built-in input
+/// on moves the body twice, or not at all.
+///
+/// **The floor state:** [method is_grounded] and [method get_ground_state] say what the
+/// controller says of the character after a tick (on floor, on a stair's edge, on a steep
+/// slope, in the air); key animation on them. Godot's own
+/// [method CharacterBody3D.is_on_floor] is the engine's last slide's, which is off the floor
+/// on some ticks over a stair's edge.
 ///
 /// **Driven by code** ([member use_builtin_input] off): call [method set_wish_direction] and
 /// [method set_jump_pressed], then [method tick] from your `_physics_process`; or keep your own
@@ -292,6 +315,20 @@ pub struct RustCharacterBody3D {
     last_step_height: f32,
     /// Problems already warned about, so that each is warned about once.
     warned: WarnedOnce,
+    /// The moves of the current physics frame, to warn about two moves in one or none.
+    moves: MoveLedger,
+    /// Whether the controller had the character standing after its last tick or
+    /// [method move_and_step]; `None` before the first.
+    standing: Option<bool>,
+    /// The controller made from the properties and the world's gravity (m/s²), with the
+    /// properties' problems.
+    controller: Keyed<(Properties, f32), (Option<Controller>, Vec<ConfigError>)>,
+    /// Which input actions exist, by the actions' names.
+    actions: Keyed<ActionNames, ActionsPresent>,
+    /// The yaw node the path led to, while it is alive and in the tree.
+    yaw: Option<Gd<Node3D>>,
+    /// The configuration warnings the editor shows.
+    shown: ShownWarnings,
 
     base: Base<CharacterBody3D>,
 }
@@ -302,8 +339,24 @@ impl ICharacterBody3D for RustCharacterBody3D {
         if !self.use_builtin_input || Engine::singleton().is_editor_hint() {
             return;
         }
-        let (wish, buttons) = self.read_input();
-        self.run_tick(wish, buttons, delta as f32);
+        self.move_with_builtin_input("physics_process", delta);
+    }
+
+    /// Godot sends the node's notifications whether or not a script overrides its virtuals,
+    /// and the physics one after `_physics_process` (the script's or the node's) has run.
+    fn on_notification(&mut self, what: Node3DNotification) {
+        let editor = Engine::singleton().is_editor_hint();
+        match what {
+            Node3DNotification::READY if editor => self.base_mut().set_process(true),
+            Node3DNotification::PROCESS if editor => self.refresh_warnings(),
+            Node3DNotification::PHYSICS_PROCESS if !editor => {
+                let frame = Engine::singleton().get_physics_frames();
+                let problem = self.moves.frame_ended(frame, self.use_builtin_input);
+                self.warn(problem);
+            }
+            Node3DNotification::ENTER_TREE | Node3DNotification::EXIT_TREE => self.yaw = None,
+            _ => {}
+        }
     }
 
     fn get_configuration_warnings(&self) -> PackedStringArray {
@@ -335,6 +388,33 @@ impl RustCharacterBody3D {
     #[signal]
     pub fn left_floor();
 
+    /// [method get_ground_state]: nothing supports the character (jumping, falling).
+    #[constant]
+    pub const GROUND_IN_AIR: i64 = GroundState::InAir as i64;
+    /// [method get_ground_state]: on walkable floor, as [method CharacterBody3D.is_on_floor]
+    /// also says.
+    #[constant]
+    pub const GROUND_ON_FLOOR: i64 = GroundState::OnFloor as i64;
+    /// [method get_ground_state]: standing on or over a stair's edge (Godot's
+    /// [method CharacterBody3D.is_on_floor] may be false).
+    #[constant]
+    pub const GROUND_ON_EDGE: i64 = GroundState::OnEdge as i64;
+    /// [method get_ground_state]: against ground too steep to stand on, under it.
+    #[constant]
+    pub const GROUND_ON_STEEP_SLOPE: i64 = GroundState::OnSteepSlope as i64;
+    /// [member ground_follow]: the stair sweeps lift the body onto a step and snap it down.
+    #[constant]
+    pub const GROUND_FOLLOW_SNAP: i64 = GroundFollow::Snap as i64;
+    /// [member ground_follow]: a probe under a floating shape; the body moves smoothly.
+    #[constant]
+    pub const GROUND_FOLLOW_SMOOTH: i64 = GroundFollow::Smooth as i64;
+    /// [member step_detection]: from the move's own contacts.
+    #[constant]
+    pub const STEP_DETECTION_CONTACTS: i64 = StepDetection::Contacts as i64;
+    /// [member step_detection]: a probe along the motion before every grounded move.
+    #[constant]
+    pub const STEP_DETECTION_PROBE: i64 = StepDetection::Probe as i64;
+
     /// Turns built-in input on or off.
     #[func]
     fn set_use_builtin_input(&mut self, enabled: bool) {
@@ -346,6 +426,7 @@ impl RustCharacterBody3D {
     #[func]
     fn set_yaw_node(&mut self, path: NodePath) {
         self.yaw_node = path;
+        self.yaw = None;
         self.base_mut().update_configuration_warnings();
     }
 
@@ -397,6 +478,49 @@ impl RustCharacterBody3D {
         self.state.crouch.crouched()
     }
 
+    /// The controller's own floor state after the last tick: true while the character stands
+    /// (on floor, or on a stair's edge). Unlike [method CharacterBody3D.is_on_floor] it stays
+    /// true on every step of a staircase; key animation and footsteps on it. Before the first
+    /// tick, Godot's [method CharacterBody3D.is_on_floor].
+    #[func]
+    fn is_grounded(&self) -> bool {
+        self.standing.unwrap_or_else(|| self.base().is_on_floor())
+    }
+
+    /// What the character stands on after the last tick: [constant GROUND_IN_AIR],
+    /// [constant GROUND_ON_FLOOR], [constant GROUND_ON_EDGE] (on or over a stair's edge, where
+    /// Godot's [method CharacterBody3D.is_on_floor] may be false) or
+    /// [constant GROUND_ON_STEEP_SLOPE] (against ground too steep to stand on).
+    #[func]
+    fn get_ground_state(&self) -> GroundState {
+        let base = self.base();
+        let engine = EngineFloor {
+            on_floor: base.is_on_floor(),
+            wall_normal: base.is_on_wall().then(|| to_glam(base.get_wall_normal())),
+            up: kcc::floor::unit_up(to_glam(base.get_up_direction())),
+            floor_max_angle: base.get_floor_max_angle(),
+        };
+        let floating = self.ground_follow == GroundFollow::Smooth;
+        ground_state(self.is_grounded(), floating, engine)
+    }
+
+    /// Runs one whole tick of `delta` s with the built-in input (the actions named under
+    /// *Input*, oriented by [member yaw_node]), as the node's own physics process does. A
+    /// script that extends the node and has its own `_physics_process` calls it there, once a
+    /// physics frame, to keep the built-in movement:
+    /// [codeblock]
+    /// extends RustCharacterBody3D
+    ///
+    /// func _physics_process(delta: float) -> void:
+    ///     move_with_input(delta)
+    ///     $AnimationTree.set("parameters/grounded", is_grounded())
+    /// [/codeblock]
+    /// It reads the input whatever [member use_builtin_input] says.
+    #[func]
+    fn move_with_input(&mut self, delta: f64) {
+        self.move_with_builtin_input("move_with_input", delta);
+    }
+
     /// Height change of the last stair step, in m (positive up, negative down; 0 before any).
     #[func]
     fn get_last_step_height(&self) -> f32 {
@@ -410,6 +534,7 @@ impl RustCharacterBody3D {
     /// moves nothing; one above 0.25 s is clamped.
     #[func]
     fn tick(&mut self, delta: f64) {
+        self.record_move("tick");
         let buttons = Buttons {
             jump: self.jump_pressed,
             crouch: self.crouch_pressed,
@@ -425,6 +550,7 @@ impl RustCharacterBody3D {
     /// is not positive moves nothing.
     #[func]
     fn move_and_step(&mut self, delta: f64) -> bool {
+        self.record_move("move_and_step");
         let Some((controller, velocity)) = self.prepare("move_and_step") else {
             return false;
         };
@@ -544,11 +670,17 @@ impl RustCharacterBody3D {
     }
 
     /// A controller with the current properties, bad ones clamped (each problem warned once).
+    /// Made again only when a property or the world's gravity changed.
     fn controller(&mut self) -> Option<Controller> {
-        let (settings, problems) = sanitize(self.properties().to_settings(self.world_gravity()));
+        let key = (self.properties(), self.world_gravity());
+        let (controller, problems) = self.controller.get(key, |(properties, gravity)| {
+            let (settings, problems) = sanitize(properties.to_settings(*gravity));
+            // `sanitize` returns settings the core accepts; should it ever not, skip the tick.
+            (Controller::new(settings).ok(), problems)
+        });
+        let (controller, problems) = (controller.clone(), problems.clone());
         self.warn(problems.into_iter().map(Problem::BadSetting));
-        // `sanitize` returns settings the core accepts; should it ever not, skip the tick.
-        Controller::new(settings).ok()
+        controller
     }
 
     /// The controller and the velocity `method` (a tick or a building block) runs with, or
@@ -565,6 +697,31 @@ impl RustCharacterBody3D {
         };
         self.warn(problem);
         Some((self.controller()?, velocity))
+    }
+
+    /// One tick of `delta` s with the built-in input, a move by `method`.
+    fn move_with_builtin_input(&mut self, method: &'static str, delta: f64) {
+        self.record_move(method);
+        let (wish, buttons) = self.read_input();
+        self.run_tick(wish, buttons, delta as f32);
+    }
+
+    /// Counts a move by `method` in this physics frame, warning once when it is the second.
+    fn record_move(&mut self, method: &'static str) {
+        if Engine::singleton().is_in_physics_frame() {
+            let frame = Engine::singleton().get_physics_frames();
+            let problem = self.moves.moved(frame, method);
+            self.warn(problem);
+        }
+    }
+
+    /// In the editor, once a frame: asks the editor to show the configuration warnings again
+    /// when they changed (a property, the shape or a margin).
+    fn refresh_warnings(&mut self) {
+        let now = body_warnings(&self.setup());
+        if self.shown.refresh(now) {
+            self.base_mut().update_configuration_warnings();
+        }
     }
 
     /// One whole tick of `delta` s toward `wish` (world space) with the `buttons` held.
@@ -588,6 +745,7 @@ impl RustCharacterBody3D {
     /// emits the tick's signals.
     fn apply_report(&mut self, report: &TickReport) {
         self.warn(replaced_tick_input(report.sanitized));
+        self.standing = Some(report.on_floor);
         self.base_mut().set_velocity(to_godot(report.velocity));
         self.emit(tick_signals(report));
     }
@@ -626,24 +784,20 @@ impl RustCharacterBody3D {
     /// the project's input map (warned once; Godot prints an error for each read of a missing
     /// action). The crouch action is optional.
     fn action_states(&mut self) -> Option<ActionStates> {
-        let map = InputMap::singleton();
-        let missing: Vec<String> = [
-            &self.move_left_action,
-            &self.move_right_action,
-            &self.move_forward_action,
-            &self.move_back_action,
-            &self.jump_action,
-        ]
-        .into_iter()
-        .filter(|action| !map.has_action(*action))
-        .map(StringName::to_string)
-        .collect();
+        let names: ActionNames = [
+            self.move_left_action.clone(),
+            self.move_right_action.clone(),
+            self.move_forward_action.clone(),
+            self.move_back_action.clone(),
+            self.jump_action.clone(),
+            self.crouch_action.clone(),
+        ];
+        let (missing, has_crouch) = self.actions.get(names, actions_present).clone();
         if !missing.is_empty() {
             self.warn([Problem::MissingInputActions(missing)]);
             return None;
         }
         let input = Input::singleton();
-        let crouch = &self.crouch_action;
         Some(ActionStates {
             stick: input.get_vector(
                 &self.move_left_action,
@@ -652,9 +806,7 @@ impl RustCharacterBody3D {
                 &self.move_back_action,
             ),
             jump: input.is_action_pressed(&self.jump_action),
-            crouch: map
-                .has_action(crouch)
-                .then(|| input.is_action_pressed(crouch)),
+            crouch: has_crouch.then(|| input.is_action_pressed(&self.crouch_action)),
         })
     }
 
@@ -674,9 +826,18 @@ impl RustCharacterBody3D {
         (lookup, node)
     }
 
-    /// The yaw node, when the path leads to a `Node3D`.
-    fn yaw_node_3d(&self) -> Option<Gd<Node3D>> {
-        self.yaw_target().1?.try_cast::<Node3D>().ok()
+    /// The yaw node, when the path leads to a `Node3D`: the one found before while it is alive
+    /// and in the tree (forgotten when the path changes or the body enters or leaves the
+    /// tree), else looked up.
+    fn yaw_node_3d(&mut self) -> Option<Gd<Node3D>> {
+        if let Some(node) = &self.yaw
+            && node.is_instance_valid()
+            && node.is_inside_tree()
+        {
+            return Some(node.clone());
+        }
+        self.yaw = self.yaw_target().1?.try_cast::<Node3D>().ok();
+        self.yaw.clone()
     }
 
     /// Where the yaw node path leads, for the editor's warnings.
@@ -745,5 +906,71 @@ fn shape_child(child: Gd<Node>) -> Option<ShapeChild> {
             .try_cast::<CollisionPolygon3D>()
             .ok()
             .map(|polygon| ShapeChild::polygon(name, polygon.get_margin())),
+    }
+}
+
+/// Which of the input actions `names` (see [`ActionNames`]) are missing from the project's
+/// input map (movement and jump), and whether the optional crouch action is in it.
+fn actions_present(names: &ActionNames) -> ActionsPresent {
+    let map = InputMap::singleton();
+    let missing = names[..5]
+        .iter()
+        .filter(|action| !map.has_action(*action))
+        .map(StringName::to_string)
+        .collect();
+    (missing, map.has_action(&names[5]))
+}
+
+#[cfg(test)]
+mod tests {
+    use godot::meta::{FromGodot, ToGodot};
+
+    use super::*;
+
+    /// The named constant GDScript reads for each ground state (a new state without one does
+    /// not compile).
+    fn ground_constant(state: GroundState) -> i64 {
+        match state {
+            GroundState::InAir => RustCharacterBody3D::GROUND_IN_AIR,
+            GroundState::OnFloor => RustCharacterBody3D::GROUND_ON_FLOOR,
+            GroundState::OnEdge => RustCharacterBody3D::GROUND_ON_EDGE,
+            GroundState::OnSteepSlope => RustCharacterBody3D::GROUND_ON_STEEP_SLOPE,
+        }
+    }
+
+    /// The named constant of each inspector enum's value.
+    fn follow_constant(follow: GroundFollow) -> i64 {
+        match follow {
+            GroundFollow::Snap => RustCharacterBody3D::GROUND_FOLLOW_SNAP,
+            GroundFollow::Smooth => RustCharacterBody3D::GROUND_FOLLOW_SMOOTH,
+        }
+    }
+
+    fn detection_constant(detection: StepDetection) -> i64 {
+        match detection {
+            StepDetection::Contacts => RustCharacterBody3D::STEP_DETECTION_CONTACTS,
+            StepDetection::Probe => RustCharacterBody3D::STEP_DETECTION_PROBE,
+        }
+    }
+
+    #[test]
+    fn every_enum_value_has_a_named_constant_that_gdscript_reads_as_that_value() {
+        use GroundState::*;
+        // What GDScript reads (an int), and the value that int sets.
+        for state in [InAir, OnFloor, OnEdge, OnSteepSlope] {
+            let int: i64 = state.to_godot();
+            assert_eq!(int, ground_constant(state), "{state:?}");
+            assert_eq!(GroundState::from_godot(int), state);
+        }
+        for follow in [GroundFollow::Snap, GroundFollow::Smooth] {
+            let int: i64 = follow.to_godot();
+            assert_eq!(int, follow_constant(follow), "{follow:?}");
+            assert_eq!(GroundFollow::from_godot(int), follow);
+        }
+        for detection in [StepDetection::Contacts, StepDetection::Probe] {
+            let int: i64 = detection.to_godot();
+            assert_eq!(int, detection_constant(detection), "{detection:?}");
+            assert_eq!(StepDetection::from_godot(int), detection);
+        }
     }
 }

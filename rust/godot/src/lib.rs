@@ -12,6 +12,9 @@
 //! | [`settings`] | inspector properties to `kcc::ControllerSettings`, with clamping of bad values |
 //! | [`input`] | built-in input: the actions' states and the yaw node's rotation to a wish direction and buttons |
 //! | [`signals`] | which signals a tick or a building block emits, in order |
+//! | [`frame`] | one move a physics frame: a script's `move_with_input`, and the warnings for two moves or none |
+//! | [`ground`] | the character's ground state after a tick (floor, a stair's edge, a steep slope, the air) |
+//! | [`cache`] | what a tick keeps from the last one (the controller, the input actions) |
 //! | [`gravity`] | Godot's gravity vector to the body's downward acceleration |
 //! | [`shape`] | the body's collision shape as sizes, and how crouching resizes it |
 //! | [`camera_height`] | the smoothing camera's local height over time |
@@ -29,11 +32,14 @@
 use godot::prelude::*;
 
 pub mod body;
+pub mod cache;
 pub mod camera;
 pub mod camera_height;
 pub mod character;
 pub mod convert;
+pub mod frame;
 pub mod gravity;
+pub mod ground;
 pub mod input;
 pub mod problems;
 pub mod settings;

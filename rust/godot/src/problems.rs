@@ -30,6 +30,17 @@ pub enum Problem {
     BadSetting(ConfigError),
     /// A tick's wish direction, velocity or position was unusable and the core replaced it.
     ReplacedTickInput(Sanitized),
+    /// The body moved twice in one physics frame (the two methods named), e.g. a script
+    /// called `tick()` while built-in input also moved it.
+    MovedTwice {
+        /// The method of the frame's first move.
+        first: &'static str,
+        /// The method of the second.
+        second: &'static str,
+    },
+    /// Built-in input is on, but nothing moved the body in a physics frame: a script's own
+    /// `_physics_process` replaced the node's without calling `move_with_input(delta)`.
+    NoMoveThisFrame,
 }
 
 impl fmt::Display for Problem {
@@ -47,6 +58,19 @@ impl fmt::Display for Problem {
                  Settings > Input Map); built-in input is ignored until they are"
             ),
             Self::BadSetting(error) => write!(f, "{error}; using a safe value instead"),
+            Self::MovedTwice { first, second } => write!(
+                f,
+                "the body moved twice in one physics frame, by {first}() and then {second}(); \
+                 with use_builtin_input on the node moves itself (a script with its own \
+                 _physics_process calls move_with_input(delta) once), off it moves only when \
+                 code calls tick() or move_and_step()"
+            ),
+            Self::NoMoveThisFrame => write!(
+                f,
+                "use_builtin_input is on but nothing moved the body this physics frame: a \
+                 script's _physics_process replaces the node's; call move_with_input(delta) \
+                 from it, or turn use_builtin_input off and call tick(delta)"
+            ),
             Self::ReplacedTickInput(sanitized) => {
                 write!(
                     f,

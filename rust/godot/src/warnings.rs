@@ -153,12 +153,9 @@ pub fn body_warnings(setup: &BodySetup) -> Vec<String> {
     }
     if setup.builtin_input {
         match &setup.yaw_node {
-            YawNode::Found => {}
-            YawNode::Unset => warnings.push(
-                "Built-in input is on but no yaw node is set: input is oriented by the body's \
-                 own rotation. Set yaw_node to the pivot that turns the camera."
-                    .to_string(),
-            ),
+            // No yaw node is a valid setup: the body's own rotation orients input (a body
+            // that turns itself, a fixed camera).
+            YawNode::Found | YawNode::Unset => {}
             YawNode::Missing(path) => warnings.push(format!(
                 "yaw_node \"{path}\" does not exist: input is oriented by the body's own \
                  rotation."
@@ -175,6 +172,25 @@ pub fn body_warnings(setup: &BodySetup) -> Vec<String> {
         ));
     }
     warnings
+}
+
+/// The configuration warnings the editor shows for a node, kept to tell when they change.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ShownWarnings {
+    /// The warnings last shown.
+    shown: Vec<String>,
+}
+
+impl ShownWarnings {
+    /// Records the warnings of the setup as it is `now`; true when they differ from the ones
+    /// shown, and the editor must ask for them again (`update_configuration_warnings`). The
+    /// node calls it every editor frame, so a changed property, shape or margin refreshes
+    /// them, whatever changed it.
+    pub fn refresh(&mut self, now: Vec<String>) -> bool {
+        let changed = now != self.shown;
+        self.shown = now;
+        changed
+    }
 }
 
 /// What a `StepSmoothCamera3D` knows about its setup.
@@ -344,15 +360,43 @@ mod tests {
     }
 
     #[test]
-    fn yaw_node_is_needed_only_with_builtin_input() {
+    fn a_yaw_node_path_that_leads_nowhere_matters_only_with_builtin_input() {
         let mut setup = good_body();
+        // Unset is a valid setup: the body turns itself.
         setup.yaw_node = YawNode::Unset;
-        one_warning(&setup, "no yaw node");
+        assert!(body_warnings(&setup).is_empty());
         setup.yaw_node = YawNode::Missing("../Pivot".into());
         one_warning(&setup, "\"../Pivot\" does not exist");
         setup.yaw_node = YawNode::NotNode3D("../Hud".into(), "CanvasLayer".into());
         one_warning(&setup, "is a CanvasLayer");
         setup.builtin_input = false;
+        assert!(body_warnings(&setup).is_empty());
+    }
+
+    #[test]
+    fn warnings_refresh_when_a_property_they_depend_on_changes_and_only_then() {
+        let mut shown = ShownWarnings::default();
+        let mut setup = good_body();
+        assert!(
+            !shown.refresh(body_warnings(&setup)),
+            "nothing to show, nothing shown"
+        );
+        setup.grounded = false;
+        assert!(shown.refresh(body_warnings(&setup)), "motion mode changed");
+        assert!(
+            !shown.refresh(body_warnings(&setup)),
+            "unchanged: no refresh"
+        );
+        setup.float_height = 0.4;
+        setup.shapes[0].bottom = Some(0.0);
+        assert!(
+            shown.refresh(body_warnings(&setup)),
+            "ground follow changed to Smooth"
+        );
+        setup.shapes[0].bottom = Some(0.4);
+        assert!(shown.refresh(body_warnings(&setup)), "the shape was lifted");
+        setup.grounded = true;
+        assert!(shown.refresh(body_warnings(&setup)), "back to a good setup");
         assert!(body_warnings(&setup).is_empty());
     }
 

@@ -95,6 +95,10 @@ pub struct GodotState {
     pub wall_collision_ticks: usize,
     /// Largest `get_slide_collision_count()` after a tick.
     pub slide_collisions_max: u32,
+    /// Share of ticks after which `is_on_floor()` says what the controller says of the body
+    /// (`kcc::TickReport::on_floor`), 0 to 1: what an animation tree keyed on Godot's floor
+    /// state sees of the controller's.
+    pub floor_agreement: f64,
 }
 
 /// Smallest difference between `get_real_velocity()` and a tick's reported real velocity that counts as a
@@ -137,6 +141,11 @@ impl GodotState {
                 .map(|(_, g)| g.slide_collisions)
                 .max()
                 .unwrap_or(0),
+            floor_agreement: ticks
+                .iter()
+                .filter(|(t, g)| g.on_floor == t.on_floor)
+                .count() as f64
+                / ticks.len() as f64,
         })
     }
 }

@@ -69,6 +69,7 @@ impl Outcome {
                 "on_wall_ticks": g.on_wall_ticks,
                 "wall_collision_ticks": g.wall_collision_ticks,
                 "slide_collisions_max": g.slide_collisions_max,
+                "floor_agreement": g.floor_agreement,
             })
         });
         json!({
@@ -194,6 +195,29 @@ pub fn summaries(outcomes: &[Outcome]) -> Vec<String> {
         .collect()
 }
 
+/// The summary's words on how often Godot's `is_on_floor()` said what the controller said
+/// (see [`crate::metrics::GodotState::floor_agreement`]): the lowest share of a run, and the
+/// runs below [`FLOOR_AGREEMENT`]; nothing when no run kept Godot's state.
+fn floor_agreement(runs: &[&Outcome]) -> String {
+    let shares: Vec<f64> = runs
+        .iter()
+        .filter_map(|o| o.metrics.godot_state.map(|g| g.floor_agreement))
+        .collect();
+    let Some(lowest) = shares.iter().copied().reduce(f64::min) else {
+        return String::new();
+    };
+    let below = shares.iter().filter(|s| **s < FLOOR_AGREEMENT).count();
+    format!(
+        "; is_on_floor() agrees {:.1} % of ticks at worst, {below} runs below {:.1} %",
+        lowest * 100.0,
+        FLOOR_AGREEMENT * 100.0
+    )
+}
+
+/// Share of a run's ticks on which Godot's `is_on_floor()` should say what the controller
+/// says of the body.
+pub const FLOOR_AGREEMENT: f64 = 0.999;
+
 /// The summary line of `runs` of one controller in one world (see [`summaries`]).
 fn summary(controller: &str, world: &str, runs: &[&Outcome]) -> String {
     let passed = runs.iter().filter(|o| o.passed()).count();
@@ -231,7 +255,8 @@ fn summary(controller: &str, world: &str, runs: &[&Outcome]) -> String {
         .fold(0.0, f64::max);
     format!(
         "summary {controller} ({world} world): {passed} of {} runs passed; queries {queries}; \
-         on stairs: speed ratio {ratio}, largest camera move in a tick {camera:.3} m",
-        runs.len()
+         on stairs: speed ratio {ratio}, largest camera move in a tick {camera:.3} m{}",
+        runs.len(),
+        floor_agreement(runs)
     )
 }

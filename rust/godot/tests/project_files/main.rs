@@ -284,17 +284,31 @@ fn project_settings_use_jolt_at_60_hz_with_the_default_actions() {
         "{main_scene} does not exist"
     );
 
-    // The actions RustCharacterBody3D reads by default, with their keys (physical keycodes).
+    // The actions RustCharacterBody3D reads by default, with their keys (physical keycodes)
+    // and their gamepad event (a stick's axis and direction, or a button).
     let character = read(&Path::new(env!("CARGO_MANIFEST_DIR")).join("src/character.rs"));
     let input = doc.section("input").expect("[input]");
-    let expected: [(&str, &[u32]); 5] = [
-        ("move_left", &[65, 4194319]),
-        ("move_right", &[68, 4194321]),
-        ("move_forward", &[87, 4194320]),
-        ("move_back", &[83, 4194322]),
-        ("jump", &[32]),
+    let expected: [(&str, &[u32], &str); 6] = [
+        (
+            "move_left",
+            &[65, 4194319],
+            "\"axis\":0,\"axis_value\":-1.0",
+        ),
+        (
+            "move_right",
+            &[68, 4194321],
+            "\"axis\":0,\"axis_value\":1.0",
+        ),
+        (
+            "move_forward",
+            &[87, 4194320],
+            "\"axis\":1,\"axis_value\":-1.0",
+        ),
+        ("move_back", &[83, 4194322], "\"axis\":1,\"axis_value\":1.0"),
+        ("jump", &[32], "\"button_index\":0,"),
+        ("crouch", &[67], "\"button_index\":1,"),
     ];
-    for (action, keys) in expected {
+    for (action, keys, pad) in expected {
         assert!(
             character.contains(&format!("StringName::from(\"{action}\")")),
             "{action} is not a default action of RustCharacterBody3D"
@@ -312,6 +326,15 @@ fn project_settings_use_jolt_at_60_hz_with_the_default_actions() {
             value.matches("Object(InputEventKey,").count(),
             keys.len(),
             "{action}"
+        );
+        assert_eq!(
+            value.matches("Object(InputEventJoypad").count(),
+            1,
+            "{action} has one gamepad event"
+        );
+        assert!(
+            value.contains(pad),
+            "{action} lacks the gamepad event {pad}"
         );
     }
 }

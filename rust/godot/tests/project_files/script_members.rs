@@ -10,6 +10,7 @@ use crate::classes::Classes;
 /// Members of Godot's own classes that the scripts use on the extension's nodes, by the class
 /// that declares them (the allowlist of `classes.rs` holds only what scenes set).
 const ENGINE_MEMBERS: &[(&str, &[&str])] = &[
+    ("Object", &["get", "set_script"]),
     ("Node", &["add_child", "get_node", "get_process_delta_time"]),
     (
         "Node3D",

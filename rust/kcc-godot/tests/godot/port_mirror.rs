@@ -140,11 +140,11 @@ fn the_oracle_and_the_addon_make_the_same_engine_calls() {
         .find("impl<T> KinematicBody for GodotBody")
         .expect("body.rs implements the port")..];
     let rust_pattern = Regex::new(
-        r"(?:base(?:_mut)?\(\)\s*\.\s*|\bcollision\.|Engine::singleton\(\)\.)(?P<call>\w+)\s*\(|(?P<new>KinematicCollision3D::new_gd)\(|self\.(?P<helper>engine_delta|collision_shape)\(\)",
+        r"(?:base(?:_mut)?\(\)\s*\.\s*|\bcollision\.|Engine::singleton\(\)\.)(?P<call>\w+)\s*\(|(?P<new>KinematicCollision3D::new_gd)\(|self\.(?P<helper>engine_delta|collision_shape|result_object)\(\)",
     )
     .unwrap();
     let gd_pattern = Regex::new(
-        r"(?:\bbody\.|\bcollision\.|\bEngine\.)(?P<call>\w+)\(|(?P<new>KinematicCollision3D\.new)\(|(?P<helper>_engine_delta|_collision_shape)\(\)",
+        r"(?:\bbody\.|\bcollision\.|\bEngine\.)(?P<call>\w+)\(|(?P<new>KinematicCollision3D\.new)\(|(?P<helper>_engine_delta|_collision_shape|_result_object)\(\)",
     )
     .unwrap();
     let rust_helper = |name: &str| Some(rust_fn(&rust, name).to_string());
