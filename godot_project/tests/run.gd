@@ -77,6 +77,7 @@ func _run_all() -> void:
 			_test_step_calls_return_what_they_emit,
 			_test_camera_smooths_a_step,
 			_test_camera_script_api,
+			_test_camera_follows_the_crouch,
 		]:
 			if not await _finishes(test):
 				_check(test.get_method(), false, "stopped without finishing: see the error above")
@@ -347,6 +348,7 @@ func _test_crouch_waits_for_room_to_stand() -> void:
 	body.tick(TICK)
 	var crouched: float = holder.shape.height
 	var crouched_bottom := holder.global_position.y - crouched * 0.5
+	var drop: float = body.get_crouch_drop()
 	# A ceiling 0.1 m above the crouched head: no room for the standing shape.
 	var ceiling := StaticBody3D.new()
 	var slab := CollisionShape3D.new()
@@ -370,6 +372,12 @@ func _test_crouch_waits_for_room_to_stand() -> void:
 		absf(crouched - body.crouch_height) < 1e-4 and absf(crouched_bottom - bottom) < 1e-4,
 		"height %.3f m (crouch_height %.3f m), bottom %.4f m (was %.4f m)"
 		% [crouched, body.crouch_height, crouched_bottom, bottom]
+	)
+	_check(
+		"get_crouch_drop() is the height lost while crouched, 0 standing",
+		absf(drop - (standing - crouched)) < 1e-4 and body.get_crouch_drop() == 0.0,
+		"crouched %.3f m (expected %.3f m), standing %.3f m"
+		% [drop, standing - crouched, body.get_crouch_drop()]
 	)
 	_check(
 		"released under a ceiling, the body stays crouched",
@@ -769,6 +777,41 @@ func _test_camera_script_api() -> void:
 			"offset %.4f after add_step, %.4f after reset; rest %.4f, y %.4f"
 			% [added, reset, camera.get_rest_height(), camera.position.y]
 		)
+	)
+	await _unload(world)
+
+
+## StepSmoothCamera3D lowers the view by the character's crouch drop, gliding (lower every
+## frame, never below the crouched eye height), and raises it back once the body stands.
+func _test_camera_follows_the_crouch() -> void:
+	var world := await _load_world()
+	var body = world.get_node("Player")
+	await _settle(body, Vector3(STAIRS_X, 0.05, 0.5))
+	var camera := _add_camera(body)
+	await physics_frame
+	body.set_crouch_pressed(true)
+	var heights: Array[float] = []
+	for _i in 60:
+		await physics_frame
+		body.tick(TICK)
+		heights.append(camera.position.y)
+	var crouched_eye: float = EYE - body.get_crouch_drop()
+	var glides := heights[0] > crouched_eye and heights[0] < EYE
+	for i in range(1, heights.size()):
+		glides = glides and heights[i] <= heights[i - 1] and heights[i] >= crouched_eye - 1e-4
+	_check(
+		"the camera glides down to the crouched eye height",
+		glides and absf(heights[-1] - crouched_eye) < 0.01,
+		"first %.3f m, last %.3f m (crouched eye %.3f m)" % [heights[0], heights[-1], crouched_eye]
+	)
+	body.set_crouch_pressed(false)
+	for _i in 60:
+		await physics_frame
+		body.tick(TICK)
+	_check(
+		"standing again, the camera returns to its eye height",
+		absf(camera.position.y - EYE) < 0.01,
+		"camera at %.3f m (eye %.3f m)" % [camera.position.y, EYE]
 	)
 	await _unload(world)
 

@@ -23,8 +23,15 @@ const DEFAULT_DECAY: f32 = 20.0;
 /// `offset = offset × exp(-decay × delta)` every frame, independent of the frame rate.
 ///
 /// Put it below the character (usually under a yaw pivot) at eye height; that local height is
-/// its resting place, taken when it enters the scene. Only the local y position is driven:
-/// rotate and move it sideways freely, but move it up and down through its parent.
+/// its resting place, taken when it enters the scene. While the character crouches the view
+/// glides down by [method RustCharacterBody3D.get_crouch_drop] (the shape keeps its feet and
+/// lowers its top), at the same rate. Only the local y position is driven: rotate and move it
+/// sideways freely, but move it up and down through its parent.
+///
+/// **Physics interpolation** (Godot 4.4+): with it off the camera moves every rendered frame
+/// (`_process`); with it on, every physics tick (`_physics_process`), like the body it rides
+/// on, and Godot interpolates both between ticks, so the offset is not applied between
+/// interpolated frames twice. The easing is frame-rate independent either way.
 #[derive(GodotClass)]
 #[class(base = Camera3D, init, tool)]
 pub struct StepSmoothCamera3D {
@@ -42,6 +49,9 @@ pub struct StepSmoothCamera3D {
     #[init(val = CameraHeight::new(0.0, DEFAULT_DECAY))]
     height: CameraHeight,
 
+    /// The character followed, found on ready.
+    followed: Option<Gd<RustCharacterBody3D>>,
+
     base: Base<Camera3D>,
 }
 
@@ -53,7 +63,8 @@ impl ICamera3D for StepSmoothCamera3D {
         }
         let rest = self.base().get_position().y;
         self.height.set_rest(rest);
-        match self.find_target() {
+        self.followed = self.find_target();
+        match self.followed.clone() {
             Some(target) => {
                 target
                     .signals()
@@ -68,12 +79,15 @@ impl ICamera3D for StepSmoothCamera3D {
     }
 
     fn process(&mut self, delta: f64) {
-        if Engine::singleton().is_editor_hint() {
-            return;
+        if !self.base().is_physics_interpolated_and_enabled() {
+            self.glide(delta);
         }
-        let mut position = self.base().get_position();
-        position.y = self.height.advance(delta as f32, self.decay);
-        self.base_mut().set_position(position);
+    }
+
+    fn physics_process(&mut self, delta: f64) {
+        if self.base().is_physics_interpolated_and_enabled() {
+            self.glide(delta);
+        }
     }
 
     fn get_configuration_warnings(&self) -> PackedStringArray {
@@ -121,6 +135,21 @@ impl StepSmoothCamera3D {
 }
 
 impl StepSmoothCamera3D {
+    /// Moves the camera to its height after `delta` s: the step offset eased back, the crouch's
+    /// lowering eased toward the character's.
+    fn glide(&mut self, delta: f64) {
+        if Engine::singleton().is_editor_hint() {
+            return;
+        }
+        let drop = match &self.followed {
+            Some(body) if body.is_instance_valid() => body.bind().get_crouch_drop(),
+            _ => 0.0,
+        };
+        let mut position = self.base().get_position();
+        position.y = self.height.advance(delta as f32, self.decay, drop);
+        self.base_mut().set_position(position);
+    }
+
     /// The `target` property, or else the nearest `RustCharacterBody3D` ancestor.
     fn find_target(&self) -> Option<Gd<RustCharacterBody3D>> {
         if let Some(target) = &self.target {

@@ -13,7 +13,7 @@ use godot::classes::{
 };
 use godot::prelude::*;
 
-use kcc::{CharacterState, ConfigError, Controller, TickInput, TickReport};
+use kcc::{CharacterState, ConfigError, Controller, KinematicBody, TickInput, TickReport};
 
 use crate::body::{GodotBody, body_shape};
 use crate::cache::Keyed;
@@ -313,6 +313,9 @@ pub struct RustCharacterBody3D {
     state: CharacterState,
     /// Height of the last step, m, for [method get_last_step_height].
     last_step_height: f32,
+    /// How much lower the top of the shape is than standing after the last tick, m, for
+    /// [method get_crouch_drop].
+    crouch_drop: f32,
     /// Problems already warned about, so that each is warned about once.
     warned: WarnedOnce,
     /// The moves of the current physics frame, to warn about two moves in one or none.
@@ -519,6 +522,14 @@ impl RustCharacterBody3D {
     #[func]
     fn move_with_input(&mut self, delta: f64) {
         self.move_with_builtin_input("move_with_input", delta);
+    }
+
+    /// How much lower the top of the character's shape is than when it stands, in m: 0 while
+    /// standing, the standing height less the crouched one while crouched.
+    /// [StepSmoothCamera3D] lowers the view by it.
+    #[func]
+    pub fn get_crouch_drop(&self) -> f32 {
+        self.crouch_drop
     }
 
     /// Height change of the last stair step, in m (positive up, negative down; 0 before any).
@@ -736,8 +747,11 @@ impl RustCharacterBody3D {
             crouch: buttons.crouch,
         };
         let mut state = self.state;
-        let report = controller.tick_with(&mut GodotBody::new(self), &input, &mut state, delta);
+        let mut body = GodotBody::new(self);
+        let report = controller.tick_with(&mut body, &input, &mut state, delta);
+        let height = state.crouch.standing_height.map(|_| body.shape_height());
         self.state = state;
+        self.crouch_drop = crouch_drop(state.crouch.standing_height, height);
         self.apply_report(&report);
     }
 
@@ -921,6 +935,17 @@ fn actions_present(names: &ActionNames) -> ActionsPresent {
     (missing, map.has_action(&names[5]))
 }
 
+/// How much lower the top of the shape is than standing, m: the standing height less the shape's
+/// `height` now while crouched (`standing` is `Some`), 0 while standing.
+fn crouch_drop(standing: Option<f32>, height: Option<f32>) -> f32 {
+    match (standing, height) {
+        (Some(standing), Some(height)) if (standing - height).is_finite() => {
+            (standing - height).max(0.0)
+        }
+        _ => 0.0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use godot::meta::{FromGodot, ToGodot};
@@ -951,6 +976,14 @@ mod tests {
             StepDetection::Contacts => RustCharacterBody3D::STEP_DETECTION_CONTACTS,
             StepDetection::Probe => RustCharacterBody3D::STEP_DETECTION_PROBE,
         }
+    }
+
+    #[test]
+    fn the_crouch_drop_is_the_height_lost_while_crouched_and_zero_standing() {
+        assert_eq!(crouch_drop(None, None), 0.0);
+        assert!((crouch_drop(Some(1.8), Some(1.0)) - 0.8).abs() < 1e-6);
+        assert_eq!(crouch_drop(Some(1.8), Some(f32::NAN)), 0.0);
+        assert_eq!(crouch_drop(Some(1.0), Some(1.2)), 0.0);
     }
 
     #[test]
