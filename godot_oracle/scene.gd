@@ -91,7 +91,11 @@ static func _platform(desc: Dictionary) -> AnimatableBody3D:
 static func _body(desc: Dictionary) -> CharacterBody3D:
 	var body := CharacterBody3D.new()
 	body.name = "Character"
-	body.motion_mode = CharacterBody3D.MOTION_MODE_GROUNDED
+	body.motion_mode = (
+		CharacterBody3D.MOTION_MODE_FLOATING
+		if desc["floating"]
+		else CharacterBody3D.MOTION_MODE_GROUNDED
+	)
 	body.safe_margin = desc["safe_margin"]
 	body.floor_max_angle = desc["floor_max_angle"]
 	body.max_slides = int(desc["max_slides"])

@@ -71,6 +71,7 @@ func _run_all() -> void:
 			_test_builtin_input_walks_turns_and_jumps,
 			_test_a_script_that_extends_the_body_keeps_the_movement,
 			_test_move_with_input_reads_the_actions_when_called,
+			_test_floating_rises_on_jump_without_gravity,
 			_test_missing_action_stops_builtin_input,
 			_test_signals_of_a_jump_and_a_fall,
 			_test_getters_report_what_was_set_and_done,
@@ -518,17 +519,39 @@ func _test_move_with_input_reads_the_actions_when_called() -> void:
 	await _unload(world)
 
 
+## With motion_mode Floating (swimming, flying) the body does not fall, and built-in input
+## rises while the jump action is held: no jumped signal, no stepped, at max_speed upward.
+func _test_floating_rises_on_jump_without_gravity() -> void:
+	var world := await _load_world()
+	var body = world.get_node("Player")
+	await _settle(body, Vector3(STAIRS_X, 0.05, 0.5))
+	body.motion_mode = CharacterBody3D.MOTION_MODE_FLOATING
+	body.use_builtin_input = true
+	body.global_position += Vector3(0.0, 1.0, 0.0)
+	var start: Vector3 = body.global_position
+	var events := _record_signals(body)
+	await _physics_frames(30)
+	var hovered: Vector3 = body.global_position
+	Input.action_press(&"jump")
+	await _physics_frames(30)
+	var velocity: Vector3 = body.velocity
+	_release_actions()
+	_check(
+		"a floating body hovers without input and rises on jump at max_speed",
+		hovered.distance_to(start) < 1e-3 and absf(velocity.y - SPEED) < 0.01 and events.is_empty(),
+		"moved %s while hovering, velocity %s, signals %s" % [hovered - start, velocity, events]
+	)
+	await _unload(world)
+
+
 ## A script that extends RustCharacterBody3D as a game's would: its own _physics_process calls
 ## move_with_input(delta) and counts its calls in `moves`.
 func _script_that_extends_the_body() -> GDScript:
 	var script := GDScript.new()
-	script.source_code = "\n".join([
-		"extends RustCharacterBody3D",
-		"var moves := 0",
-		"func _physics_process(delta: float) -> void:",
-		"\tmove_with_input(delta)",
-		"\tmoves += 1",
-	])
+	script.source_code = (
+		"extends RustCharacterBody3D\nvar moves := 0\n"
+		+ "func _physics_process(delta: float) -> void:\n\tmove_with_input(delta)\n\tmoves += 1\n"
+	)
 	script.reload()
 	return script
 

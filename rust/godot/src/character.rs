@@ -24,7 +24,7 @@ use crate::convert::{float, int, to_glam, to_godot};
 use crate::frame::MoveLedger;
 use crate::gravity;
 use crate::ground::{EngineFloor, GroundState, ground_state};
-use crate::input::{ActionStates, Buttons, YawLookup, builtin_input, yaw_lookup};
+use crate::input::{ActionStates, Buttons, YawLookup, builtin_input, floating_input, yaw_lookup};
 use crate::problems::{Problem, WarnedOnce, replaced_tick_input, velocity_to_run};
 use crate::settings::{GroundFollow, Properties, StepDetection, sanitize};
 use crate::signals::{self, BodySignal, tick_signals};
@@ -53,6 +53,12 @@ type ActionsPresent = (Vec<String>, bool);
 /// (Godot calls the script's instead): call [method move_with_input] from it, once a physics
 /// frame, to keep the built-in movement. The node warns once when a frame with built-in input
 /// on moves the body twice, or not at all.
+///
+/// **Floating** ([member CharacterBody3D.motion_mode] set to Floating: swimming, flying, a
+/// ladder your script switches to): no gravity, no jumps, no stair steps; the whole wish
+/// direction, up and down too, moves the character with the floor's speed curves in three
+/// dimensions, and Godot's floating slide treats every contact as a wall. Built-in input rises
+/// while the jump action is held and sinks while crouch is held.
 ///
 /// **The floor state:** [method is_grounded] and [method get_ground_state] say what the
 /// controller says of the character after a tick (on floor, on a stair's edge, on a steep
@@ -434,8 +440,8 @@ impl RustCharacterBody3D {
     }
 
     /// Sets where [method tick] moves the character, world space: direction, and length for how
-    /// far the stick is pushed (0 to 1, longer counts as 1). The vertical part is ignored. It
-    /// stays set until changed.
+    /// far the stick is pushed (0 to 1, longer counts as 1). The vertical part is ignored, but
+    /// by a floating body (see the class description). It stays set until changed.
     #[func]
     fn set_wish_direction(&mut self, direction: Vector3) {
         self.wish_direction = direction;
@@ -642,6 +648,7 @@ impl RustCharacterBody3D {
     /// The inspector's tuning properties.
     fn properties(&self) -> Properties {
         Properties {
+            floating: self.base().get_motion_mode() == MotionMode::FLOATING,
             max_step_height: self.max_step_height,
             min_step_depth: self.min_step_depth,
             min_step_forward: self.min_step_forward,
@@ -681,7 +688,7 @@ impl RustCharacterBody3D {
     }
 
     /// A controller with the current properties, bad ones clamped (each problem warned once).
-    /// Made again only when a property or the world's gravity changed.
+    /// Made again only when a property, the motion mode or the world's gravity changed.
     fn controller(&mut self) -> Option<Controller> {
         let key = (self.properties(), self.world_gravity());
         let (controller, problems) = self.controller.get(key, |(properties, gravity)| {
@@ -781,17 +788,19 @@ impl RustCharacterBody3D {
         }
     }
 
-    /// The wish direction and the buttons of built-in input (see [`builtin_input`]).
+    /// The wish direction and the buttons of built-in input (see [`builtin_input`]; a
+    /// floating body rises on jump and sinks on crouch, see [`floating_input`]).
     fn read_input(&mut self) -> (Vector3, Buttons) {
         let actions = self.action_states();
         let yaw = self.yaw_node_3d().map(|node| node.get_global_basis());
         let base = self.base();
-        builtin_input(
-            actions,
-            yaw,
-            base.get_global_basis(),
-            base.get_up_direction(),
-        )
+        let up = base.get_up_direction();
+        let (wish, buttons) = builtin_input(actions, yaw, base.get_global_basis(), up);
+        if base.get_motion_mode() == MotionMode::FLOATING {
+            floating_input(wish, buttons, up)
+        } else {
+            (wish, buttons)
+        }
     }
 
     /// The input actions' states, or `None` while a movement or jump action is missing from
@@ -882,7 +891,6 @@ impl RustCharacterBody3D {
             shapes,
             safe_margin: base.get_safe_margin(),
             floor_max_angle: base.get_floor_max_angle(),
-            grounded: base.get_motion_mode() == MotionMode::GROUNDED,
             builtin_input: self.use_builtin_input,
             yaw_node: self.yaw_node_state(),
             settings_problems,

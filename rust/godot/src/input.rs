@@ -55,6 +55,15 @@ pub fn builtin_input(
     )
 }
 
+/// Built-in input for a floating body (`motion_mode` Floating: swimming, flying): the ground
+/// `wish` of [`builtin_input`] with the jump button held moving up and the crouch button held
+/// moving down, along the body's `up`; no button is passed on (a floating body neither jumps
+/// nor crouches).
+pub fn floating_input(wish: Vector3, buttons: Buttons, up: Vector3) -> (Vector3, Buttons) {
+    let rise = f32::from(u8::from(buttons.jump)) - f32::from(u8::from(buttons.crouch));
+    (wish + unit_up(up) * rise, Buttons::default())
+}
+
 /// What to do with the yaw node path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum YawLookup {
@@ -301,5 +310,35 @@ mod tests {
                 "{up:?}: {wish:?}"
             );
         }
+    }
+
+    #[test]
+    fn a_floating_body_rises_on_jump_and_sinks_on_crouch_and_presses_neither() {
+        let forward = Vector3::new(0.0, 0.0, -1.0);
+        let both = Buttons {
+            jump: true,
+            crouch: true,
+        };
+        let jump = Buttons {
+            jump: true,
+            crouch: false,
+        };
+        let crouch = Buttons {
+            jump: false,
+            crouch: true,
+        };
+        assert_eq!(
+            floating_input(forward, jump, Vector3::UP),
+            (Vector3::new(0.0, 1.0, -1.0), Buttons::default())
+        );
+        assert_eq!(
+            floating_input(Vector3::ZERO, crouch, Vector3::UP * 3.0),
+            (Vector3::DOWN, Buttons::default())
+        );
+        assert_eq!(floating_input(forward, both, Vector3::UP).0, forward);
+        assert_eq!(
+            floating_input(forward, Buttons::default(), Vector3::UP).0,
+            forward
+        );
     }
 }

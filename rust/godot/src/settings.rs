@@ -75,6 +75,9 @@ pub enum GroundFollow {
 /// The node's tuning properties, one field per inspector property (m, s, m/s, m/s², count).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Properties {
+    /// The body's `motion_mode` is Floating (swimming, flying: no gravity, jumps or steps; see
+    /// `kcc::MotionMode`).
+    pub floating: bool,
     /// Highest ledge stepped onto and deepest drop followed down, m.
     pub max_step_height: f32,
     /// Free tread needed on top of a step, m.
@@ -149,6 +152,7 @@ impl Properties {
         let air = &settings.movement.air;
         let gravity = &settings.gravity;
         Self {
+            floating: settings.motion_mode == kcc::MotionMode::Floating,
             max_step_height: stairs.max_step_height,
             min_step_depth: stairs.min_step_depth,
             min_step_forward: stairs.min_step_forward,
@@ -195,7 +199,14 @@ impl Properties {
     /// `world_gravity` is the downward acceleration the world gives the body (m/s², from
     /// `get_gravity()`), used unless [`use_custom_gravity`](Self::use_custom_gravity) is on.
     pub fn to_settings(&self, world_gravity: f32) -> ControllerSettings {
-        let mut settings = ControllerSettings::default();
+        let mut settings = ControllerSettings {
+            motion_mode: if self.floating {
+                kcc::MotionMode::Floating
+            } else {
+                kcc::MotionMode::Grounded
+            },
+            ..ControllerSettings::default()
+        };
         let stairs = &mut settings.stairs;
         stairs.max_step_height = self.max_step_height;
         stairs.min_step_depth = self.min_step_depth;
@@ -272,6 +283,7 @@ mod tests {
     #[test]
     fn every_property_reaches_its_setting() {
         let p = Properties {
+            floating: true,
             max_step_height: 0.31,
             min_step_depth: 0.12,
             min_step_forward: 0.03,
@@ -302,6 +314,7 @@ mod tests {
             crouch_max_step_height: 0.2,
         };
         let s = p.to_settings(GODOT_GRAVITY);
+        assert_eq!(s.motion_mode, kcc::MotionMode::Floating);
         assert_eq!(s.stairs.max_step_height, 0.31);
         assert_eq!(s.stairs.min_step_depth, 0.12);
         assert_eq!(s.stairs.min_step_forward, 0.03);

@@ -80,8 +80,6 @@ pub struct BodySetup {
     pub safe_margin: f32,
     /// The body's `floor_max_angle`, rad.
     pub floor_max_angle: f32,
-    /// The body's motion mode is grounded (the only mode stair stepping makes sense in).
-    pub grounded: bool,
     /// Built-in input is on.
     pub builtin_input: bool,
     /// Where the yaw node path leads.
@@ -144,12 +142,6 @@ pub fn body_warnings(setup: &BodySetup) -> Vec<String> {
     }
     if let Err(error) = kcc::error::validate_floor_max_angle(setup.floor_max_angle) {
         warnings.push(format!("{error}."));
-    }
-    if !setup.grounded {
-        warnings.push(
-            "motion_mode is Floating: stair stepping needs a floor, set it to Grounded."
-                .to_string(),
-        );
     }
     if setup.builtin_input {
         match &setup.yaw_node {
@@ -236,7 +228,6 @@ mod tests {
             }],
             safe_margin: 0.001,
             floor_max_angle: 45f32.to_radians(),
-            grounded: true,
             builtin_input: true,
             yaw_node: YawNode::Found,
             settings_problems: Vec::new(),
@@ -352,9 +343,6 @@ mod tests {
         setup.floor_max_angle = 0.0;
         one_warning(&setup, "floor_max_angle");
         let mut setup = good_body();
-        setup.grounded = false;
-        one_warning(&setup, "Floating");
-        let mut setup = good_body();
         setup.settings_problems = vec![ConfigError::NoSweepIterations];
         one_warning(&setup, "sweep_iterations");
     }
@@ -381,8 +369,8 @@ mod tests {
             !shown.refresh(body_warnings(&setup)),
             "nothing to show, nothing shown"
         );
-        setup.grounded = false;
-        assert!(shown.refresh(body_warnings(&setup)), "motion mode changed");
+        setup.safe_margin = 0.05;
+        assert!(shown.refresh(body_warnings(&setup)), "safe margin changed");
         assert!(
             !shown.refresh(body_warnings(&setup)),
             "unchanged: no refresh"
@@ -395,7 +383,7 @@ mod tests {
         );
         setup.shapes[0].bottom = Some(0.4);
         assert!(shown.refresh(body_warnings(&setup)), "the shape was lifted");
-        setup.grounded = true;
+        setup.safe_margin = 0.001;
         assert!(shown.refresh(body_warnings(&setup)), "back to a good setup");
         assert!(body_warnings(&setup).is_empty());
     }

@@ -48,6 +48,8 @@ impl ShapeDesc {
 /// The `CharacterBody3D` and its settings (Godot's property names; angles in rad).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct BodyDesc {
+    /// `motion_mode` is floating (every contact a wall) rather than grounded.
+    pub floating: bool,
     /// Collision shape.
     pub shape: ShapeDesc,
     /// `Shape3D.margin` of the character's shape, m (Jolt ignores it on capsules and rounds

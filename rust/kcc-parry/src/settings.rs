@@ -1,8 +1,8 @@
 //! The body's own settings: the properties of Godot's `CharacterBody3D`, with its defaults.
 
 use glam::Vec3;
-use kcc::ConfigError;
 use kcc::error::{validate_floor_max_angle, validate_safe_margin, validate_up_direction};
+use kcc::{ConfigError, MotionMode};
 
 use crate::shape::CharacterShape;
 
@@ -10,6 +10,9 @@ use crate::shape::CharacterShape;
 /// the safe margin (0.001 m, as the stair article and our addon use).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct BodySettings {
+    /// Grounded (Godot's default: contacts are floor, wall or ceiling) or floating (every
+    /// contact is a wall).
+    pub motion_mode: MotionMode,
     /// Collision shape and size.
     pub shape: CharacterShape,
     /// Distance kept from surfaces in motion tests, m.
@@ -43,6 +46,7 @@ pub struct BodySettings {
 impl Default for BodySettings {
     fn default() -> Self {
         Self {
+            motion_mode: MotionMode::Grounded,
             shape: CharacterShape::default(),
             safe_margin: 0.001,
             floor_max_angle: 45f32.to_radians(),

@@ -1,10 +1,11 @@
-//! Godot's `CharacterBody3D::move_and_slide` in grounded mode, step by step, so that the core
-//! meets the same floor, wall and ceiling behaviour headlessly as in the engine. Moving
-//! platforms are not imitated (the world is static).
+//! Godot's `CharacterBody3D::move_and_slide`, step by step, in grounded mode and in floating
+//! mode (where every contact is a wall), so that the core meets the same floor, wall and
+//! ceiling behaviour headlessly as in the engine.
 
 use std::f32::consts::FRAC_PI_2;
 
 use glam::Vec3;
+use kcc::MotionMode;
 use kcc::floor::slide;
 use kcc::surface::FLOOR_ANGLE_TOLERANCE;
 
@@ -13,6 +14,8 @@ use crate::world::{CMP_EPSILON, MotionParameters, MotionResult};
 
 /// Contacts a slide iteration asks for (two walls, four contacts, plus the floor).
 const SLIDE_COLLISIONS: usize = 6;
+/// Contacts a floating slide iteration asks for (Godot's default motion parameters).
+const FLOATING_COLLISIONS: usize = 1;
 /// Contacts a floor snap asks for.
 const SNAP_COLLISIONS: usize = 4;
 
@@ -57,7 +60,8 @@ fn is_zero_approx(v: Vec3) -> bool {
 }
 
 impl ParryBody {
-    /// Grounded `move_and_slide` with `velocity` (m/s) over `dt` (s); returns the new velocity.
+    /// `move_and_slide` with `velocity` (m/s) over `dt` (s) in the body's motion mode; returns
+    /// the new velocity.
     pub(crate) fn slide(&mut self, velocity: Vec3, dt: f32) -> Vec3 {
         let settings = self.settings;
         let up = settings.up_direction.normalize();
@@ -111,6 +115,11 @@ impl ParryBody {
         self.state.wall_normal = Vec3::ZERO;
         self.state.ceiling_normal = Vec3::ZERO;
 
+        if settings.motion_mode == MotionMode::Floating {
+            self.slide_floating(motion, velocity, carried);
+            return self.slide_end(velocity, platform_velocity, start, dt);
+        }
+
         // No sliding on the first attempt keeps floor motion stable when stopping on slopes.
         let mut sliding_enabled = !settings.floor_stop_on_slope;
         let mut can_apply_constant_speed = sliding_enabled;
@@ -120,7 +129,8 @@ impl ParryBody {
 
         for _ in 0..settings.max_slides {
             let from = self.position;
-            let mut result = self.move_and_collide(from, motion, !sliding_enabled);
+            let mut result =
+                self.move_and_collide(from, motion, !sliding_enabled, SLIDE_COLLISIONS);
             let mut collided = result.collided();
 
             if collided && self.state.slide_collisions == 0 && !carried {
@@ -309,23 +319,82 @@ impl ParryBody {
         if self.state.on_floor && !vel_dir_facing_up {
             velocity = slide(velocity, up);
         }
-        self.state.real_velocity = (self.position - start) / dt;
-        // Leaving a platform keeps its velocity (Godot's default `platform_on_leave`).
-        if !self.state.on_floor && !self.state.on_wall {
-            velocity += platform_velocity;
-        }
-        velocity
+        self.slide_end(velocity, platform_velocity, start, dt)
     }
 
-    /// Godot's `move_and_collide` for a slide iteration: moves the body, optionally cancelling
-    /// the sideways drift of the recovery.
-    fn move_and_collide(&mut self, from: Vec3, motion: Vec3, cancel_sliding: bool) -> MotionResult {
+    /// The end of every slide: the real velocity of the move from `start` over `dt` (s), and
+    /// the `velocity` (m/s) returned, with the velocity of a platform just left (Godot's
+    /// default `platform_on_leave`) added.
+    fn slide_end(&mut self, velocity: Vec3, platform_velocity: Vec3, start: Vec3, dt: f32) -> Vec3 {
+        self.state.real_velocity = (self.position - start) / dt;
+        if !self.state.on_floor && !self.state.on_wall {
+            velocity + platform_velocity
+        } else {
+            velocity
+        }
+    }
+
+    /// Godot's floating slide iterations of `motion` (m) for a body with `velocity` (m/s):
+    /// every contact is a wall; a wall met nearly head-on (within the wall min slide angle)
+    /// stops the motion, the first slide along a wall keeps the motion's length, and no slide
+    /// turns back against the velocity. `carried`: a platform carried the body first (its
+    /// first collision is then not said).
+    fn slide_floating(&mut self, mut motion: Vec3, velocity: Vec3, carried: bool) {
+        let settings = self.settings;
+        let margin = settings.safe_margin;
+        let mut first_slide = true;
+        for _ in 0..settings.max_slides {
+            let from = self.position;
+            let result = self.move_and_collide(from, motion, false, FLOATING_COLLISIONS);
+            if !result.collided() {
+                break;
+            }
+            if self.state.slide_collisions == 0 && !carried {
+                self.state.first_collision = Some(result.motion_test());
+            }
+            let found = self.classify(&result, APPLY_ALL);
+            self.state.slide_collisions += 1;
+            self.state.slide_hit_wall |= found.wall;
+            if is_zero_approx(result.remainder) {
+                break;
+            }
+            let wall_normal = self.state.wall_normal;
+            let head_on = angle(wall_normal, -velocity.normalize_or_zero());
+            if settings.wall_min_slide_angle != 0.0
+                && head_on < settings.wall_min_slide_angle + FLOOR_ANGLE_TOLERANCE
+            {
+                motion = Vec3::ZERO;
+                if result.travel.length() < margin + CMP_EPSILON {
+                    self.position -= result.travel;
+                }
+            } else if first_slide {
+                let along = slide(result.remainder, wall_normal).normalize_or_zero();
+                motion = along * (motion.length() - result.travel.length());
+            } else {
+                motion = slide(result.remainder, wall_normal);
+            }
+            if motion.dot(velocity) <= 0.0 || is_zero_approx(motion) {
+                break;
+            }
+            first_slide = false;
+        }
+    }
+
+    /// Godot's `move_and_collide` for a slide iteration, reporting up to `max_collisions`
+    /// contacts: moves the body, optionally cancelling the sideways drift of the recovery.
+    fn move_and_collide(
+        &mut self,
+        from: Vec3,
+        motion: Vec3,
+        cancel_sliding: bool,
+        max_collisions: usize,
+    ) -> MotionResult {
         let margin = self.settings.safe_margin;
         let mut result = self.motion(&MotionParameters {
             from,
             motion,
             margin,
-            max_collisions: SLIDE_COLLISIONS,
+            max_collisions,
             recovery_as_collision: true,
             exclude: None,
         });
@@ -364,7 +433,7 @@ impl ParryBody {
 
     /// Sorts the contacts of `result` into floor, wall and ceiling; writes what `apply` allows
     /// into the body's state. Two or more walls whose average normal is walkable count as floor
-    /// (a wedge between steep slopes).
+    /// (a wedge between steep slopes). A floating body meets walls only.
     fn classify(&mut self, result: &MotionResult, apply: Apply) -> Found {
         let up = self.settings.up_direction.normalize();
         let max_angle = self.settings.floor_max_angle + FLOOR_ANGLE_TOLERANCE;
@@ -377,8 +446,9 @@ impl ParryBody {
         let mut combined_wall_normal = Vec3::ZERO;
         let mut last_wall_normal = Vec3::ZERO;
 
+        let grounded = self.settings.motion_mode == MotionMode::Grounded;
         for collision in result.collisions.iter().rev() {
-            if angle(collision.normal, up) <= max_angle {
+            if grounded && angle(collision.normal, up) <= max_angle {
                 found.floor = true;
                 if apply.floor && collision.depth > floor_depth {
                     self.state.on_floor = true;
@@ -389,7 +459,7 @@ impl ParryBody {
                 }
                 continue;
             }
-            if angle(collision.normal, -up) <= max_angle {
+            if grounded && angle(collision.normal, -up) <= max_angle {
                 found.ceiling = true;
                 if apply.ceiling {
                     self.state.ceiling_normal = collision.normal;
@@ -412,7 +482,7 @@ impl ParryBody {
             }
         }
 
-        if found.wall && wall_count > 1 && !found.floor {
+        if grounded && found.wall && wall_count > 1 && !found.floor {
             let combined = combined_wall_normal.normalize_or_zero();
             if combined != Vec3::ZERO && angle(combined, up) <= max_angle {
                 found.floor = true;

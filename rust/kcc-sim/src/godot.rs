@@ -153,6 +153,7 @@ fn body(settings: &BodySettings) -> BodyDesc {
         },
     };
     BodyDesc {
+        floating: settings.motion_mode == kcc::MotionMode::Floating,
         shape,
         shape_margin: CHARACTER_SHAPE_MARGIN,
         safe_margin: settings.safe_margin,

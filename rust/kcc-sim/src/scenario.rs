@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use glam::{Vec2, Vec3};
 use kcc::movement::INPUT_DEAD_ZONE;
-use kcc::{ConfigError, ControllerSettings, GroundFollow};
+use kcc::{ConfigError, ControllerSettings, GroundFollow, MotionMode};
 use kcc_parry::{BodySettings, CharacterShape, PlatformMotion, World};
 use serde::Deserialize;
 use thiserror::Error;
@@ -128,7 +128,8 @@ pub struct Start {
 pub struct InputSegment {
     /// How long it is held, s.
     pub duration: f64,
-    /// World-space wish direction (horizontal, length 0..1: how far the stick is pushed).
+    /// World-space wish direction: across the ground as long as the stick is pushed (0..1),
+    /// and up by the segment's `rise` (which only a floating character follows).
     pub wish: Vec3,
     /// Jump held.
     pub jump: bool,
@@ -350,6 +351,7 @@ struct RawScenario {
 #[derive(Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawCharacter {
+    motion_mode: Option<MotionMode>,
     shape: Option<ShapeKind>,
     radius: Option<f32>,
     height: Option<f32>,
@@ -426,6 +428,7 @@ struct RawInput {
     duration: f64,
     #[serde(rename = "move")]
     stick: Option<[f32; 2]>,
+    rise: Option<f32>,
     yaw_deg: Option<f32>,
     jump: Option<bool>,
     crouch: Option<bool>,
@@ -714,9 +717,18 @@ fn build(
                 format!("must have a length of at most 1, got {}", stick.length()),
             ));
         }
+        let rise = segment.rise.unwrap_or(0.0);
+        if !(-1.0..=1.0).contains(&rise) {
+            return Err(invalid(
+                &table,
+                "rise",
+                format!("must be between -1 and 1, got {rise}"),
+            ));
+        }
         let yaw = segment.yaw_deg.unwrap_or(0.0).to_radians();
-        // Godot: basis (rotation.y = yaw) times (x, 0, y) of Input.get_vector.
-        let wish = glam::Quat::from_rotation_y(yaw) * Vec3::new(stick.x, 0.0, stick.y);
+        // Godot: basis (rotation.y = yaw) times (x, 0, y) of Input.get_vector; `rise` is the
+        // up part (a floating character's).
+        let wish = glam::Quat::from_rotation_y(yaw) * Vec3::new(stick.x, rise, stick.y);
         let wish = if wish.length() <= INPUT_DEAD_ZONE {
             Vec3::ZERO
         } else {
@@ -854,6 +866,7 @@ fn character(raw: &RawCharacter) -> Result<Character, (String, String)> {
     };
 
     let mut controller = ControllerSettings::default();
+    set(&mut controller.motion_mode, raw.motion_mode);
     let movement = &mut controller.movement;
     set(&mut movement.ground.max_speed, raw.max_speed);
     set(&mut movement.ground.attack_time, raw.attack_time);
@@ -889,6 +902,7 @@ fn character(raw: &RawCharacter) -> Result<Character, (String, String)> {
 
     let mut body = BodySettings {
         shape,
+        motion_mode: controller.motion_mode,
         ..BodySettings::default()
     };
     set(&mut body.safe_margin, raw.safe_margin);

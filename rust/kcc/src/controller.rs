@@ -8,13 +8,14 @@ use crate::body::KinematicBody;
 use crate::climb::{Climb, climb};
 use crate::crouch::CrouchState;
 use crate::error::ConfigError;
+use crate::float;
 use crate::floor::{horizontal, up_of, vertical};
 use crate::footing;
 use crate::intent::Controls;
 use crate::jump::JumpState;
 use crate::report::TickReport;
 use crate::sanitize::{Sanitized, usable_position, usable_velocity};
-use crate::settings::ControllerSettings;
+use crate::settings::{ControllerSettings, MotionMode};
 use crate::smooth::{self, Floating};
 use crate::stairs::step_down;
 use crate::surface::is_level;
@@ -130,17 +131,22 @@ impl Controller {
         let crouching = self.settings.while_crouched();
         let crouch = self.settings.crouch_of_shape();
         let top = self.top_speed(body, controls.wish);
+        let floating = self.settings.motion_mode == MotionMode::Floating;
         let mut report = tick::run(
             body,
             input.velocity,
             top,
+            floating,
             dt,
             sanitized,
             |body, velocity, dt| {
                 let crouched = state.crouch.update(body, input.crouch, &crouch);
                 let settings = if crouched { &crouching } else { &self.settings };
-                let mut report =
-                    tick::substep(settings, body, controls, &mut state.jump, velocity, dt);
+                let mut report = if floating {
+                    float::substep(settings, body, controls.wish, velocity, dt)
+                } else {
+                    tick::substep(settings, body, controls, &mut state.jump, velocity, dt)
+                };
                 report.crouched = crouched;
                 report
             },
@@ -167,10 +173,15 @@ impl Controller {
         dt: f32,
     ) -> TickReport {
         let stairs = &self.settings.stairs;
+        if self.settings.motion_mode == MotionMode::Floating {
+            let slide = |body: &mut B, velocity, dt| float::slide(body, velocity, dt);
+            return tick::run(body, velocity, 0.0, true, dt, Sanitized::default(), slide);
+        }
         tick::run(
             body,
             velocity,
             0.0,
+            false,
             dt,
             Sanitized::default(),
             |body, velocity, dt| match smooth::ground_under(body, stairs, velocity) {
@@ -188,8 +199,9 @@ impl Controller {
     /// Building block for scripts with their own order: if a step blocks the horizontal part of
     /// `velocity` (m/s) over `dt` (s), lifts the body onto it and returns the height gained (m);
     /// the script's `move_and_slide` with the same velocity then carries it across the tread.
-    /// Returns 0 and leaves the body alone when it is not on floor, is moving up, or nothing
-    /// steppable is ahead. Call it right before the move. It is the tick's own climb stage.
+    /// Returns 0 and leaves the body alone when it is not on floor, is moving up, floats, or
+    /// nothing steppable is ahead. Call it right before the move. It is the tick's own climb
+    /// stage.
     pub fn stair_step_up<B: KinematicBody + ?Sized>(
         &self,
         body: &mut B,
@@ -203,6 +215,7 @@ impl Controller {
             || !usable_position(body.position())
             || !body.is_on_floor()
             || vertical(velocity, up) > 0.0
+            || self.settings.motion_mode == MotionMode::Floating
         {
             return 0.0;
         }
@@ -219,8 +232,8 @@ impl Controller {
     /// floor before it (`was_on_floor`), is not moving up (`velocity`, m/s) and has lost the
     /// floor, moves it down onto floor within the max step height. `horizontal_travel` is how
     /// far it moved horizontally this tick (m). Returns the vertical travel for the `stepped`
-    /// signal (m, negative), or `None` when there was no step (a ramp followed down is not one).
-    /// It is the tick's own step down.
+    /// signal (m, negative), or `None` when there was no step (a ramp followed down is not one)
+    /// or the body floats. It is the tick's own step down.
     pub fn stair_step_down<B: KinematicBody + ?Sized>(
         &self,
         body: &mut B,
@@ -234,6 +247,7 @@ impl Controller {
             || vertical(velocity, up) > 0.0
             || !usable_position(body.position())
             || body.is_on_floor()
+            || self.settings.motion_mode == MotionMode::Floating
         {
             return None;
         }

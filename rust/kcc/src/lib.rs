@@ -95,6 +95,7 @@ pub mod crouch;
 pub mod curve;
 pub mod error;
 pub mod flat_base;
+pub mod float;
 pub mod floor;
 mod footing;
 mod intent;
@@ -122,7 +123,7 @@ pub use jump::JumpState;
 pub use report::TickReport;
 pub use sanitize::Sanitized;
 pub use settings::{
-    ControllerSettings, CrouchSettings, GravitySettings, GroundFollow, JumpSettings,
+    ControllerSettings, CrouchSettings, GravitySettings, GroundFollow, JumpSettings, MotionMode,
     MovementSettings, SpeedCurve, StairSettings, StepDetection,
 };
 pub use smoothing::{StepSmoother, exp_decay};

@@ -612,6 +612,26 @@ impl CrouchSettings {
 /// Smallest crouch height a repair gives, m.
 pub const MIN_CROUCH_HEIGHT: f32 = 0.05;
 
+/// How the character moves: on the ground, or floating (Godot's `CharacterBody3D.motion_mode`,
+/// which the body's own must match: the engine's slide sorts contacts by it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(rename_all = "snake_case")
+)]
+pub enum MotionMode {
+    /// On the ground: gravity, jumps and stair stepping; the floor's speed curves on the floor
+    /// and the air's in the air, across the ground.
+    #[default]
+    Grounded,
+    /// Floating: swimming, flying, a ladder the game scripts. No gravity, no jump and no stair
+    /// stepping; every part of the wish direction moves the character (up and down too), with
+    /// the floor's speed curves in three dimensions (see [`crate::float`]). The engine's slide
+    /// treats every contact as a wall.
+    Floating,
+}
+
 /// Everything the controller is tuned with.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 #[cfg_attr(
@@ -620,6 +640,8 @@ pub const MIN_CROUCH_HEIGHT: f32 = 0.05;
     serde(default, deny_unknown_fields)
 )]
 pub struct ControllerSettings {
+    /// On the ground or floating.
+    pub motion_mode: MotionMode,
     /// Horizontal speed curves.
     pub movement: MovementSettings,
     /// Stair stepping.

@@ -37,14 +37,15 @@ use crate::tolerances::{BodyScale, MIN_STEP_RISE, edge_tolerance};
 /// sub-steps, and so is one whose move across the ground (at `top`, m/s: the fastest the
 /// input may ask for on the floor, or the velocity when faster) is longer than
 /// [`SUBSTEP_RADII`](crate::tolerances::SUBSTEP_RADII) of the shape's radius (see
-/// [`BodyScale::substeps_for`]), unless the body stands on level floor: a low tick rate with a
-/// fast walk crosses a staircase in moves no longer than those of a usual rate, and walks flat
-/// ground at the cost of one move a tick. Each sub-step leaves the engine's state (floor, wall,
+/// [`BodyScale::substeps_for`]), unless the body stands on level floor or floats (`floating`:
+/// no stairs to follow): a low tick rate with a fast walk crosses a staircase in moves no
+/// longer than those of a usual rate, and walks flat ground at the cost of one move a tick. Each sub-step leaves the engine's state (floor, wall,
 /// slide collisions) of its own move; the last one's is the tick's.
 pub(crate) fn run<B: KinematicBody + ?Sized>(
     body: &mut B,
     velocity: Vec3,
     top: f32,
+    floating: bool,
     dt: f32,
     mut sanitized: Sanitized,
     mut step: impl FnMut(&mut B, Vec3, f32) -> TickReport,
@@ -61,7 +62,7 @@ pub(crate) fn run<B: KinematicBody + ?Sized>(
     // again: the move is not split by its length.
     let up = up_of(body);
     let level = on_floor && is_level(body.floor_normal(), up);
-    let speed = if level {
+    let speed = if level || floating {
         0.0
     } else {
         horizontal(velocity, up).length().max(top)

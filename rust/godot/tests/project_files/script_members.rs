@@ -23,7 +23,7 @@ const ENGINE_MEMBERS: &[(&str, &[&str])] = &[
     ),
     (
         "CharacterBody3D",
-        &["velocity", "is_on_floor", "move_and_slide"],
+        &["velocity", "is_on_floor", "move_and_slide", "motion_mode"],
     ),
 ];
 

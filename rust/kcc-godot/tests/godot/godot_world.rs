@@ -45,6 +45,7 @@ fn session(test: &str) -> Option<GodotSession> {
 
 fn capsule_body() -> BodyDesc {
     BodyDesc {
+        floating: false,
         shape: ShapeDesc::Capsule {
             radius: 0.4,
             height: 1.8,

@@ -6,6 +6,7 @@ mod common;
 
 mod bad_input;
 mod config;
+mod floating;
 mod generality;
 mod ground_follow;
 mod motion_semantics;
