@@ -8,6 +8,22 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Builds kcc-sim with Jolt into $log, printing a line each 30 s with the crate cargo is on.
+build_with_progress() {
+  cargo build --release -p kcc-sim --features jolt >"$log" 2>&1 &
+  local build=$! waited=0
+  while kill -0 "$build" 2>/dev/null; do
+    sleep 1
+    waited=$((waited + 1))
+    if [ $((waited % 30)) -eq 0 ]; then
+      local last
+      last=$(grep -o 'Compiling [^ ]*' "$log" | tail -n 1 || true)
+      echo "kcc-sim: still building (${waited} s; ${last:-starting})" >&2
+    fi
+  done
+  wait "$build"
+}
+
 # True when `cmake` is 3.20 or newer.
 cmake_is_new_enough() {
   local version major minor
@@ -20,13 +36,18 @@ cmake_is_new_enough() {
 features=()
 log=target/jolt-build.log
 mkdir -p target
+# A fresh clone builds for minutes before the course starts: say what, why and where the log is.
+if [ ! -x target/release/kcc-sim ]; then
+  echo "kcc-sim: first build (release, with Jolt's CharacterVirtual built from C++ source for the side-by-side): about 3 to 5 minutes on 2 cores; progress in $log" >&2
+fi
 if ! cmake_is_new_enough; then
+  echo "kcc-sim: installing CMake 3.20+ from PyPI for Jolt's build (seconds)" >&2
   python3 -m pip install --quiet --disable-pip-version-check "cmake>=3.20" >"$log" 2>&1 || true
   hash -r
 fi
 if ! cmake_is_new_enough; then
   echo "kcc-sim: no CMake 3.20 or newer (pip install cmake failed, see $log); running without Jolt's controller" >&2
-elif ! cargo build --release -p kcc-sim --features jolt >"$log" 2>&1; then
+elif ! build_with_progress; then
   echo "kcc-sim: Jolt did not build (see $log); running without Jolt's controller" >&2
 else
   features=(--features jolt)

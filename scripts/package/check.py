@@ -1,13 +1,16 @@
 """Builds and checks the addon's zip (scripts/package/package.sh).
 
-    python3 scripts/package/check.py build --version 0.1.0 --out out/package
-    python3 scripts/package/check.py check out/package/rust_character_body-0.1.0.zip
+    python3 scripts/package/check.py build --version 0.1.0 --out out/package [--every-platform]
+    python3 scripts/package/check.py check out/package/rust_character_body-0.1.0.zip [--every-platform]
 
 `check` unpacks the zip into an empty folder, as a game developer would into a project, and
 fails (exit code 1, one line per problem) unless every library and icon path of the
 .gdextension resolves to a file of the archive, the libraries are Linux and Windows x86_64
 builds, debug and release, each in a file of its own, the README and LICENSE are there, nothing
-lies outside addons/rust_character_body/, and the .sha256 file matches.
+lies outside addons/rust_character_body/, and the .sha256 file matches. With
+--every-platform (the release workflow, .github/workflows/release.yml) the zip must also ship
+Linux arm64 and a macOS universal library (x86_64 and arm64 in one Mach-O "fat" file), debug
+and release: every line of the .gdextension active.
 """
 
 import argparse
@@ -28,6 +31,20 @@ SHIPPED = {
     "windows.debug.x86_64": b"MZ",
     "windows.release.x86_64": b"MZ",
 }
+# What a release zip ships besides (--every-platform): Linux arm64, and macOS as one universal
+# Mach-O file per build (the "fat" magic, big-endian).
+EVERY_PLATFORM = {
+    **SHIPPED,
+    "linux.debug.arm64": b"\x7fELF",
+    "linux.release.arm64": b"\x7fELF",
+    "macos.debug": b"\xca\xfe\xba\xbe",
+    "macos.release": b"\xca\xfe\xba\xbe",
+}
+
+
+def shipped(every_platform: bool) -> dict[str, bytes]:
+    """The libraries a zip must ship, by key of [libraries], with their magic bytes."""
+    return EVERY_PLATFORM if every_platform else SHIPPED
 # Every zip entry gets this time, so the same files give the same zip.
 STAMP = (2026, 1, 1, 0, 0, 0)
 
@@ -59,14 +76,15 @@ def packaged_gdextension(text: str, bin_dir: pathlib.Path) -> str:
     return "\n".join(lines) + "\n"
 
 
-def build(version: str, out: pathlib.Path) -> pathlib.Path:
+def build(version: str, out: pathlib.Path, every_platform: bool) -> pathlib.Path:
     addon = ROOT / ADDON
+    wanted = shipped(every_platform)
     bin_dir = addon / "bin"
     text = (addon / GDEXTENSION).read_text()
     libraries = read_gdextension(text)["libraries"]
     missing = [
         f"{key} ({unquote(libraries[key])})"
-        for key in SHIPPED
+        for key in wanted
         if not (addon / unquote(libraries[key])).is_file()
     ]
     if missing:
@@ -82,7 +100,7 @@ def build(version: str, out: pathlib.Path) -> pathlib.Path:
     }
     for icon in sorted((addon / "icons").glob("*.svg")):
         files[f"{ADDON}/icons/{icon.name}"] = icon.read_bytes()
-    for key in SHIPPED:
+    for key in wanted:
         path = unquote(libraries[key])
         files[f"{ADDON}/{path}"] = (addon / path).read_bytes()
 
@@ -99,16 +117,18 @@ def build(version: str, out: pathlib.Path) -> pathlib.Path:
         for name in sorted(files):
             info = zipfile.ZipInfo(name, STAMP)
             info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = (0o644 if not name.endswith((".so", ".dll")) else 0o755) << 16
+            library = name.endswith((".so", ".dll", ".dylib"))
+            info.external_attr = (0o755 if library else 0o644) << 16
             zf.writestr(info, files[name])
     digest = hashlib.sha256(archive.read_bytes()).hexdigest()
     (out / f"{archive.name}.sha256").write_text(f"{digest}  {archive.name}\n")
     size = archive.stat().st_size
-    print(f"package: {archive.relative_to(ROOT)} ({size // 1024} KiB, {len(files)} files), sha256 {digest}")
+    print(f"package: {archive} ({size // 1024} KiB, {len(files)} files), sha256 {digest}")
     return archive
 
 
-def check(archive: pathlib.Path) -> list[str]:
+def check(archive: pathlib.Path, every_platform: bool) -> list[str]:
+    wanted = shipped(every_platform)
     problems = []
     sums = archive.with_name(archive.name + ".sha256")
     digest = hashlib.sha256(archive.read_bytes()).hexdigest()
@@ -141,10 +161,10 @@ def check(archive: pathlib.Path) -> list[str]:
             if path in seen:
                 problems.append(f"[libraries] {key} and {seen[path]} share {path}")
             seen[path] = key
-            magic = SHIPPED.get(key)
+            magic = wanted.get(key)
             if magic and not target.read_bytes().startswith(magic):
                 problems.append(f"[libraries] {key} = {path} is not a {key.split('.')[0]} library")
-        for key in SHIPPED:
+        for key in wanted:
             if key not in libraries:
                 problems.append(f"[libraries] lacks {key}")
         if config.has_section("icons"):
@@ -172,11 +192,17 @@ def main() -> int:
     build_parser.add_argument("--out", type=pathlib.Path, required=True)
     check_parser = commands.add_parser("check", help="unpack the zip and check it")
     check_parser.add_argument("zip", type=pathlib.Path)
+    for command in (build_parser, check_parser):
+        command.add_argument(
+            "--every-platform",
+            action="store_true",
+            help="Linux arm64 and a macOS universal library too (a release)",
+        )
     args = parser.parse_args()
     if args.command == "build":
-        build(args.version, args.out.resolve())
+        build(args.version, args.out.resolve(), args.every_platform)
         return 0
-    problems = check(args.zip.resolve())
+    problems = check(args.zip.resolve(), args.every_platform)
     for problem in problems:
         print(f"package check: {problem}", file=sys.stderr)
     return 1 if problems else 0

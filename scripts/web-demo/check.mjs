@@ -8,7 +8,11 @@
 // the output folder, each checked not to be blank.
 //
 //   node scripts/web-demo/check.mjs [--rates 60,144] [--shapes capsule,cylinder] [--out DIR]
-//                                   [--max-jolt M] [--run] [--compare]
+//                                   [--max-jolt M] [--run] [--compare] [--capture DIR]
+//
+// With --capture DIR the walks up and back down are also recorded as the page draws them
+// (Chromium's screencast, every frame it sends, JPEG) into DIR, numbered in order, with each
+// frame's time in frames.json: the frames of the README's animation (scripts/web-demo/capture.sh).
 //
 // With --compare it replays instead: for each rate and shape, `kcc-sim --world godot` runs the
 // scenario scenarios/web_demo/stairs30cm_<shape>.toml (the same staircase, walked by a script)
@@ -47,12 +51,34 @@ const RISERS = Math.round(TOP / RISE);
 // How far a step's height may be from the riser's (kcc-sim's `steps_per_riser`: 2 cm).
 const RISER_TOLERANCE = 0.02;
 // The largest jolt of the camera in one tick, m (see the walk's measure below and the
-// README, "Play it in the browser"): 2 cm, or --max-jolt M.
+// docs/web-demo.md): 2 cm, or --max-jolt M.
 const MAX_JOLT = Number(option('max-jolt', '0.02'));
 // How far the page's body may be from kcc-sim's on any tick of a replay, m.
 const MAX_GAP = Number(option('max-gap', '0.01'));
 // Real seconds a walk may take before it counts as stuck.
 const WALK_TIMEOUT = 90;
+// Where the frames of the walks go (--capture).
+const captureDir = option('capture', null);
+if (captureDir) mkdirSync(resolve(root, captureDir), { recursive: true });
+
+/** Records what `page` draws into the capture folder until the returned function is called;
+ * a no-op without --capture. The stop function writes frames.json (file and time, s). */
+async function record(page) {
+  if (!captureDir) return async () => {};
+  const session = await page.context().newCDPSession(page);
+  const frames = [];
+  session.on('Page.screencastFrame', async ({ data, metadata, sessionId }) => {
+    const file = `frame-${String(frames.length).padStart(4, '0')}.jpg`;
+    writeFileSync(resolve(root, captureDir, file), Buffer.from(data, 'base64'));
+    frames.push({ file, time: metadata.timestamp });
+    await session.send('Page.screencastFrameAck', { sessionId }).catch(() => {});
+  });
+  await session.send('Page.startScreencast', { format: 'jpeg', quality: 85, everyNthFrame: 1 });
+  return async () => {
+    await session.send('Page.stopScreencast');
+    writeFileSync(resolve(root, captureDir, 'frames.json'), JSON.stringify(frames));
+  };
+}
 
 const sleep = (ms) => new Promise((done) => { setTimeout(done, ms); });
 
@@ -138,6 +164,7 @@ async function walk(browser, url, rate, shape) {
     const begin = (await last(page)).tick;
     // Up, with a screenshot half way.
     let onStairs = null;
+    const stopRecording = await record(page);
     const up = await holdUntil(page, 'KeyW', (row) => {
       if (!onStairs && row.y > 0.9 && row.y < 1.6) onStairs = true;
       return row.y > TOP - 0.01 && row.z < LANDING_Z - 0.3;
@@ -149,6 +176,7 @@ async function walk(browser, url, rate, shape) {
     const topTick = (await last(page)).tick;
     // Down, walking backwards (the camera keeps looking up the stairs).
     const down = await holdUntil(page, 'KeyS', (row) => row.y < 0.01 && row.z > BOTTOM_Z + 0.5);
+    await stopRecording();
     if (!down) problems.push('did not come back down');
     const bottomTick = (await last(page)).tick;
     // A screenshot on the stairs: walk up three steps again.

@@ -315,7 +315,7 @@ proptest! {
 /// slide of the engine ends 1.7 cm inside the crest, and its floor snap leaves it 8 mm inside.
 /// The slide's cast touches the crest, but at the stop it tried the crest's contact does not
 /// oppose the motion and is dropped, so the motion counts as free and is made whole: Jolt's
-/// `body_test_motion` as the parry world imitates it (README, "The headless world"), not a
+/// `body_test_motion` as the parry world imitates it (docs/port.md, "The headless world"), not a
 /// decision of the controller. The next tick's recovery puts the body back out; the test keeps
 /// that bound: no overlap beyond the margin on two ticks in a row, none deeper than 2 cm.
 #[test]
