@@ -33,5 +33,6 @@ pub mod web_demo;
 pub use body::{GodotBody, Observation, PortCalls};
 pub use engine::Engine;
 pub use error::GodotError;
+pub use oracle::PhysicsEngine;
 pub use protocol::{BodyDesc, PlatformDesc, SceneDesc, ShapeDesc, SolidDesc};
 pub use session::{GodotSession, Timeouts};

@@ -3,6 +3,30 @@
 
 use crate::pck::{self, PackFile};
 
+/// Which of Godot's 3D physics engines the oracle's project runs (its project setting
+/// `physics/3d/physics_engine`). The web template has both compiled in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum PhysicsEngine {
+    /// Jolt Physics, Godot 4.4's module and 4.6's default for new projects.
+    #[default]
+    Jolt,
+    /// Godot Physics (`GodotPhysics3D`), the default of new projects before 4.6.
+    GodotPhysics,
+}
+
+impl PhysicsEngine {
+    /// The value of the project setting `physics/3d/physics_engine` that selects it.
+    pub fn setting(self) -> &'static str {
+        match self {
+            Self::Jolt => "Jolt Physics",
+            Self::GodotPhysics => "GodotPhysics3D",
+        }
+    }
+}
+
+/// The line of the oracle's `project.godot` that picks the physics engine.
+const ENGINE_LINE: &str = "3d/physics_engine=\"Jolt Physics\"";
+
 /// The oracle's files: path inside the project and contents.
 pub const FILES: [(&str, &str); 5] = [
     (
@@ -24,15 +48,24 @@ const CLASS_CACHE: (&str, &str) = (
     "list=Array[Dictionary]([])\n",
 );
 
-/// The oracle as a pack that Godot 4.4 and later load.
-pub fn pack() -> Vec<u8> {
+/// The oracle as a pack that Godot 4.4 and later load, its project set to run `physics`.
+pub fn pack(physics: PhysicsEngine) -> Vec<u8> {
+    let project = FILES[0].1.replace(
+        ENGINE_LINE,
+        &format!("3d/physics_engine=\"{}\"", physics.setting()),
+    );
     let files: Vec<PackFile<'_>> = FILES
         .iter()
+        .skip(1)
         .chain(std::iter::once(&CLASS_CACHE))
         .map(|(path, text)| PackFile {
             path,
             data: text.as_bytes(),
         })
+        .chain(std::iter::once(PackFile {
+            path: FILES[0].0,
+            data: project.as_bytes(),
+        }))
         .collect();
     pck::write(&files, (4, 4))
 }
@@ -67,10 +100,21 @@ mod tests {
 
     #[test]
     fn the_pack_starts_with_the_magic_and_holds_the_project() {
-        let pack = pack();
+        let pack = pack(PhysicsEngine::Jolt);
         assert_eq!(&pack[..4], pck::MAGIC);
         let text = String::from_utf8_lossy(&pack);
         assert!(text.contains("3d/physics_engine=\"Jolt Physics\""));
         assert!(text.contains("global_script_class_cache.cfg"));
+    }
+
+    #[test]
+    fn the_pack_runs_the_physics_engine_asked_for() {
+        assert!(
+            FILES[0].1.contains(ENGINE_LINE),
+            "the oracle's project picks Jolt"
+        );
+        let text = String::from_utf8_lossy(&pack(PhysicsEngine::GodotPhysics)).into_owned();
+        assert!(text.contains("3d/physics_engine=\"GodotPhysics3D\""));
+        assert!(!text.contains(ENGINE_LINE));
     }
 }

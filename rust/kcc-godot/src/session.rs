@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use crate::browser::Browser;
 use crate::engine::{self, Engine};
 use crate::error::GodotError;
-use crate::oracle;
+use crate::oracle::{self, PhysicsEngine};
 use crate::protocol::{Command, Hello, HelloMessage, Op, Reply};
 use crate::server::{Route, RpcCall, Server};
 
@@ -67,9 +67,15 @@ pub struct GodotSession {
 
 impl GodotSession {
     /// Starts Chromium (`chromium`, see [`crate::browser::find`]) on Godot's web template
-    /// (`engine`) running the oracle, and waits for the oracle's first call. Fails when the
-    /// engine is not Godot 4.4 or later with Jolt.
-    pub fn start(engine: &Engine, chromium: &Path, timeouts: Timeouts) -> Result<Self, GodotError> {
+    /// (`engine`) running the oracle on the physics engine `physics`, and waits for the
+    /// oracle's first call. Fails when the engine is not Godot 4.4 or later, or runs another
+    /// physics engine than the one asked for.
+    pub fn start(
+        engine: &Engine,
+        chromium: &Path,
+        timeouts: Timeouts,
+        physics: PhysicsEngine,
+    ) -> Result<Self, GodotError> {
         let mut routes = HashMap::new();
         let page = Route {
             content_type: "text/html; charset=utf-8",
@@ -95,7 +101,7 @@ impl GodotSession {
             "/oracle.pck".to_string(),
             Route {
                 content_type: "application/octet-stream",
-                body: Arc::new(oracle::pack()),
+                body: Arc::new(oracle::pack(physics)),
             },
         );
         let server = Server::start(routes)?;
@@ -143,12 +149,19 @@ impl GodotSession {
                 version: banner.unwrap_or_else(|| session.hello.version.clone()),
             });
         }
-        if !session.hello.jolt {
+        // The setting as the running project reads it: Godot picks the server from it at start.
+        let runs = match physics {
+            PhysicsEngine::Jolt => session.hello.jolt,
+            PhysicsEngine::GodotPhysics => session.hello.physics_engine == physics.setting(),
+        };
+        if !runs {
             return Err(GodotError::Oracle {
                 message: format!(
-                    "Godot {} runs physics engine \"{}\", not Jolt Physics: the web template \
-                     must have the Jolt module (every official 4.4+ template has)",
-                    session.hello.version, session.hello.physics_engine
+                    "Godot {} runs physics engine \"{}\", not {}: the web template must have \
+                     it compiled in (every official 4.4+ template has both)",
+                    session.hello.version,
+                    session.hello.physics_engine,
+                    physics.setting()
                 ),
                 log: session.server.log().tail(12),
             });

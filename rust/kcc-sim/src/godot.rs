@@ -15,8 +15,8 @@ use std::time::Duration;
 
 use glam::Vec3;
 use kcc_godot::{
-    BodyDesc, Engine, GodotBody, GodotSession, Observation, PlatformDesc, SceneDesc, ShapeDesc,
-    SolidDesc, Timeouts, browser,
+    BodyDesc, Engine, GodotBody, GodotSession, Observation, PhysicsEngine, PlatformDesc, SceneDesc,
+    ShapeDesc, SolidDesc, Timeouts, browser,
 };
 use kcc_parry::{BodySettings, CharacterShape, Primitive};
 
@@ -32,11 +32,14 @@ pub struct GodotOptions {
     /// How long to wait for Godot to start and for each answer; the defaults of
     /// [`Timeouts`] when `None`.
     pub timeout: Option<Duration>,
+    /// The physics engine that answers (Jolt unless asked otherwise).
+    pub physics: PhysicsEngine,
 }
 
 /// A running Godot world for a whole `kcc-sim` command (one browser for every scenario).
 pub struct GodotWorld {
     session: GodotSession,
+    physics: PhysicsEngine,
 }
 
 /// The repository's root: the current folder when it holds the set-up script (a clone's
@@ -62,9 +65,17 @@ impl GodotWorld {
             },
             None => Timeouts::default(),
         };
-        let session =
-            GodotSession::start(&engine, &chromium, timeouts).map_err(|e| e.to_string())?;
-        Ok(Self { session })
+        let session = GodotSession::start(&engine, &chromium, timeouts, options.physics)
+            .map_err(|e| e.to_string())?;
+        Ok(Self {
+            session,
+            physics: options.physics,
+        })
+    }
+
+    /// The physics engine that answers (the one asked for: [`GodotSession::start`] checks it).
+    pub fn physics(&self) -> PhysicsEngine {
+        self.physics
     }
 
     /// One line about the engine: version and physics engine.

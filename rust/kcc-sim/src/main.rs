@@ -9,6 +9,7 @@ use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use kcc::{GroundFollow, StepDetection};
+use kcc_godot::PhysicsEngine;
 use kcc_sim::bench::{self, BenchOptions};
 use kcc_sim::course::{self, Profile};
 use kcc_sim::demo::{self, DEMO_RATES};
@@ -78,6 +79,10 @@ struct CompareArgs {
     /// Seconds to wait for Godot to start and for each answer.
     #[arg(long, value_name = "S")]
     godot_timeout: Option<f64>,
+    /// The physics engine that answers the replays, `jolt` (the default) or `godot` (Godot
+    /// Physics).
+    #[arg(long, value_enum, value_name = "ENGINE")]
+    physics: Option<Physics>,
     /// Exit code 1 when fewer replayed queries than this share agree on collided (0..1).
     #[arg(long, default_value_t = 0.99)]
     min_agreement: f64,
@@ -165,6 +170,19 @@ struct WorldArgs {
     /// Godot world: seconds to wait for Godot to start and for each answer.
     #[arg(long, value_name = "S")]
     godot_timeout: Option<f64>,
+    /// Godot world: the physics engine that answers, `jolt` (the default) or `godot` (Godot
+    /// Physics); both are in the web template.
+    #[arg(long, value_enum, value_name = "ENGINE")]
+    physics: Option<Physics>,
+}
+
+/// `--physics` values.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum Physics {
+    /// Jolt Physics (the default).
+    Jolt,
+    /// Godot Physics (`GodotPhysics3D`).
+    Godot,
 }
 
 /// `--world` values.
@@ -205,9 +223,16 @@ impl WorldArgs {
             if self.godot_timeout.is_some() {
                 return Err("--godot-timeout needs --world godot".into());
             }
+            if self.physics.is_some() {
+                return Err("--physics needs --world godot".into());
+            }
             return Ok(None);
         }
-        let world = GodotWorld::start(GodotOptions { timeout })?;
+        let physics = match self.physics {
+            Some(Physics::Godot) => PhysicsEngine::GodotPhysics,
+            Some(Physics::Jolt) | None => PhysicsEngine::Jolt,
+        };
+        let world = GodotWorld::start(GodotOptions { timeout, physics })?;
         eprintln!("{}", world.describe());
         Ok(Some(world))
     }
@@ -386,6 +411,7 @@ fn compare_files(args: &CompareArgs) -> Result<bool, String> {
         world: World::Godot,
         shape_margin: args.shape_margin,
         godot_timeout: args.godot_timeout,
+        physics: args.physics,
     };
     world.apply_margin(&mut scenarios)?;
     let mut godot = world.start()?.ok_or("the Godot world did not start")?;

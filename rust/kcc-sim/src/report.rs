@@ -76,6 +76,7 @@ impl Outcome {
             "scenario": self.run.scenario,
             "controller": self.run.controller.name(),
             "world": self.run.world.name(),
+            "physics": self.run.world.physics(),
             "tick_rate": self.run.tick_rate,
             "ticks": m.ticks,
             "final_position": m.final_position.to_array(),
@@ -178,7 +179,7 @@ pub fn table_row(outcome: &Outcome) -> String {
 pub fn summaries(outcomes: &[Outcome]) -> Vec<String> {
     let mut groups: Vec<(&str, &str)> = Vec::new();
     for outcome in outcomes {
-        let key = (outcome.run.controller.name(), outcome.run.world.name());
+        let key = (outcome.run.controller.name(), outcome.run.world.label());
         if !groups.contains(&key) {
             groups.push(key);
         }
@@ -188,7 +189,7 @@ pub fn summaries(outcomes: &[Outcome]) -> Vec<String> {
         .map(|(controller, world)| {
             let runs: Vec<&Outcome> = outcomes
                 .iter()
-                .filter(|o| o.run.controller.name() == controller && o.run.world.name() == world)
+                .filter(|o| o.run.controller.name() == controller && o.run.world.label() == world)
                 .collect();
             summary(controller, world, &runs)
         })

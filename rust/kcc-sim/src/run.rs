@@ -7,6 +7,7 @@ use std::time::Instant;
 
 use glam::Vec3;
 use kcc::{CharacterState, Controller, KinematicBody, MotionTest, StepSmoother, TickInput};
+use kcc_godot::PhysicsEngine;
 use kcc_parry::ParryBody;
 
 use crate::godot::{GodotMover, GodotWorld};
@@ -18,8 +19,8 @@ use crate::scenario::Scenario;
 pub enum WorldKind {
     /// `kcc-parry`: our imitation of Godot's queries on parry3d (fast, exact).
     Parry,
-    /// A real Godot 4.6 + Jolt in headless Chromium (`kcc-godot`).
-    Godot,
+    /// A real Godot 4.6 in headless Chromium (`kcc-godot`), on the physics engine given.
+    Godot(PhysicsEngine),
 }
 
 impl WorldKind {
@@ -27,7 +28,25 @@ impl WorldKind {
     pub fn name(self) -> &'static str {
         match self {
             Self::Parry => "parry",
-            Self::Godot => "godot",
+            Self::Godot(_) => "godot",
+        }
+    }
+
+    /// The Godot world's physics engine as the JSON names it (`jolt`, `godot_physics`);
+    /// `None` for the parry world.
+    pub fn physics(self) -> Option<&'static str> {
+        match self {
+            Self::Parry => None,
+            Self::Godot(PhysicsEngine::Jolt) => Some("jolt"),
+            Self::Godot(PhysicsEngine::GodotPhysics) => Some("godot_physics"),
+        }
+    }
+
+    /// How summaries name the world: `parry`, `godot` (Jolt), `godot, Godot Physics`.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Godot(PhysicsEngine::GodotPhysics) => "godot, Godot Physics",
+            _ => self.name(),
         }
     }
 }
@@ -454,7 +473,8 @@ impl Run {
             .collect();
         let world = match self.world {
             WorldKind::Parry => "",
-            WorldKind::Godot => "_godot",
+            WorldKind::Godot(PhysicsEngine::Jolt) => "_godot",
+            WorldKind::Godot(PhysicsEngine::GodotPhysics) => "_godot_physics",
         };
         format!(
             "{name}_{}hz_{}{world}",
@@ -483,8 +503,9 @@ pub fn run_in(
 ) -> Result<Run, String> {
     match (kind, godot) {
         (ControllerKind::Kcc, Some(world)) => {
+            let physics = world.physics();
             let mut mover = GodotMover::new(scenario, rate, world)?;
-            record(scenario, kind, WorldKind::Godot, rate, &mut mover)
+            record(scenario, kind, WorldKind::Godot(physics), rate, &mut mover)
         }
         _ => run(scenario, kind, rate),
     }

@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 use glam::Vec3;
 use kcc::KinematicBody;
 use kcc_godot::protocol::{BodyDesc, SceneDesc, ShapeDesc, SolidDesc};
-use kcc_godot::{Engine, GodotBody, GodotError, GodotSession, Timeouts, browser};
+use kcc_godot::{Engine, GodotBody, GodotError, GodotSession, PhysicsEngine, Timeouts, browser};
 
 fn root() -> &'static Path {
     Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
@@ -25,7 +25,7 @@ fn session(test: &str) -> Option<GodotSession> {
     let parts = browser::find().and_then(|chromium| Ok((chromium, Engine::locate(root())?)));
     match parts {
         Ok((chromium, engine)) => Some(
-            GodotSession::start(&engine, &chromium, Timeouts::default())
+            GodotSession::start(&engine, &chromium, Timeouts::default(), PhysicsEngine::Jolt)
                 .unwrap_or_else(|e| panic!("{e}")),
         ),
         Err(e) if !required => {

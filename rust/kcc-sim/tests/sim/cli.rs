@@ -344,3 +344,21 @@ fn flat_base_flag_sets_every_file_s_base() {
     assert_eq!(code, Some(1));
     assert_ne!(down, 5);
 }
+
+#[test]
+fn a_physics_engine_that_does_not_exist_is_a_clear_error_naming_the_choices() {
+    let dir = folder("physics");
+    let file = scenario(&dir, "flat", "never_above = 0.1\n");
+    let file = file.to_str().unwrap();
+    let out = kcc_sim(&["run", file, "--world", "godot", "--physics", "bullet"]);
+    assert_eq!(out.status.code(), Some(2));
+    let message = text(&out.stderr);
+    assert!(
+        message.contains("bullet") && message.contains("jolt") && message.contains("godot"),
+        "{message}"
+    );
+    // The engine is the Godot world's: asked of the parry world, it is an error too.
+    let out = kcc_sim(&["run", file, "--physics", "godot"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--physics needs --world godot"));
+}

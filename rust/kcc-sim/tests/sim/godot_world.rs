@@ -333,3 +333,33 @@ fn cylinders_and_boxes_climb_stairs_on_godot_too() {
         assert_eq!(row["steps_up"], 5, "one step per riser: {row}");
     }
 }
+
+#[test]
+fn godot_physics_answers_when_asked_and_the_output_says_so() {
+    if !godot_available("godot_physics_answers_when_asked_and_the_output_says_so") {
+        return;
+    }
+    let out = kcc_sim_cleanly(
+        &[
+            "run",
+            "scenarios/flat_ground.toml",
+            "--tick-rate",
+            "60",
+            "--world",
+            "godot",
+            "--physics",
+            "godot",
+            "--json",
+        ],
+        &[],
+    );
+    let message = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{message}");
+    assert!(message.contains("with GodotPhysics3D"), "{message}");
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0]["world"], "godot");
+    assert_eq!(rows[0]["physics"], "godot_physics");
+    assert_eq!(rows[0]["passed"], true);
+}
