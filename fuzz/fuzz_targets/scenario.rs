@@ -47,10 +47,12 @@ fuzz_target!(|data: &[u8]| {
                     "input duration {}",
                     segment.duration
                 );
+                // Across the ground as long as the stick (at most 1), up by `rise` (-1 to 1).
+                let wish = segment.wish;
+                let across = (wish.x * wish.x + wish.z * wish.z).sqrt();
                 assert!(
-                    segment.wish.is_finite() && segment.wish.length() <= 1.0 + 1e-3,
-                    "wish {}",
-                    segment.wish
+                    wish.is_finite() && across <= 1.0 + 1e-3 && wish.y.abs() <= 1.0,
+                    "wish {wish}"
                 );
             }
             // The settings are the controller's to refuse, and it accepted them.

@@ -1,4 +1,4 @@
-//! A controller tick fed arbitrary floats: any settings (jump feel and the flat base included), start, velocity,
+//! A controller tick fed arbitrary floats: any settings (jump feel, the flat base and floating motion included), start, velocity,
 //! wish direction and delta, including NaN, infinities and huge values, and any pattern of jump
 //! presses and crouches, over a course of a floor, stairs and boxes the input places. The controller must
 //! never panic, must accept its own repair of any settings, and must never move a body that
@@ -60,7 +60,17 @@ fn settings(case: &Case) -> ControllerSettings {
         (case.jump_feel[0], case.jump_feel[1], case.jump_feel[2]);
     (s.crouch.height, s.crouch.max_speed, s.crouch.max_step_height) =
         (case.crouch_feel[0], case.crouch_feel[1], case.crouch_feel[2]);
+    s.motion_mode = motion_mode(case);
     s
+}
+
+/// Grounded or floating (the shape byte's high bit), for the controller and the body alike.
+fn motion_mode(case: &Case) -> kcc::MotionMode {
+    if case.shape >= 128 {
+        kcc::MotionMode::Floating
+    } else {
+        kcc::MotionMode::Grounded
+    }
 }
 
 fn world(case: &Case) -> World {
@@ -85,7 +95,7 @@ fuzz_target!(|case: Case| {
         _ => CharacterShape::Box { size: Vec3::new(0.6, 1.8, 0.6) },
     };
     let start = Vec3::from(case.start);
-    let body_settings = BodySettings { shape, ..BodySettings::default() };
+    let body_settings = BodySettings { shape, motion_mode: motion_mode(&case), ..BodySettings::default() };
     let mut body = ParryBody::new(Arc::new(world(&case)), body_settings, start).unwrap();
     let mut velocity = Vec3::from(case.velocity);
     let mut state = CharacterState::default();
