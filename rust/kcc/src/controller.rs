@@ -15,7 +15,7 @@ use crate::intent::Controls;
 use crate::jump::JumpState;
 use crate::report::TickReport;
 use crate::sanitize::{Sanitized, usable_position, usable_velocity};
-use crate::settings::{ControllerSettings, MotionMode};
+use crate::settings::ControllerSettings;
 use crate::smooth::{self, Floating};
 use crate::stairs::step_down;
 use crate::surface::is_level;
@@ -131,7 +131,7 @@ impl Controller {
         let crouching = self.settings.while_crouched();
         let crouch = self.settings.crouch_of_shape();
         let top = self.top_speed(body, controls.wish);
-        let floating = self.settings.motion_mode == MotionMode::Floating;
+        let floating = self.settings.floats();
         let mut report = tick::run(
             body,
             input.velocity,
@@ -173,7 +173,7 @@ impl Controller {
         dt: f32,
     ) -> TickReport {
         let stairs = &self.settings.stairs;
-        if self.settings.motion_mode == MotionMode::Floating {
+        if self.settings.floats() {
             let slide = |body: &mut B, velocity, dt| float::slide(body, velocity, dt);
             return tick::run(body, velocity, 0.0, true, dt, Sanitized::default(), slide);
         }
@@ -215,7 +215,7 @@ impl Controller {
             || !usable_position(body.position())
             || !body.is_on_floor()
             || vertical(velocity, up) > 0.0
-            || self.settings.motion_mode == MotionMode::Floating
+            || self.settings.floats()
         {
             return 0.0;
         }
@@ -247,7 +247,7 @@ impl Controller {
             || vertical(velocity, up) > 0.0
             || !usable_position(body.position())
             || body.is_on_floor()
-            || self.settings.motion_mode == MotionMode::Floating
+            || self.settings.floats()
         {
             return None;
         }

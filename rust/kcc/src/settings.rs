@@ -655,6 +655,11 @@ pub struct ControllerSettings {
 }
 
 impl ControllerSettings {
+    /// True when the character floats ([`MotionMode::Floating`]): no gravity, jump or stairs.
+    pub fn floats(&self) -> bool {
+        self.motion_mode == MotionMode::Floating
+    }
+
     /// Checks every value; the first bad one is returned.
     pub fn validate(&self) -> Result<(), ConfigError> {
         first(self.sanitized().1)
