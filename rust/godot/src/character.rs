@@ -9,7 +9,7 @@ use godot::classes::character_body_3d::MotionMode;
 use godot::classes::notify::Node3DNotification;
 use godot::classes::{
     CharacterBody3D, CollisionPolygon3D, CollisionShape3D, Engine, ICharacterBody3D, Input,
-    InputMap, Node, Node3D,
+    InputMap, Node, Node3D, ProjectSettings,
 };
 use godot::prelude::*;
 
@@ -28,7 +28,7 @@ use crate::input::{ActionStates, Buttons, YawLookup, builtin_input, floating_inp
 use crate::problems::{Problem, WarnedOnce, replaced_tick_input, velocity_to_run};
 use crate::settings::{GroundFollow, Properties, StepDetection, sanitize};
 use crate::signals::{self, BodySignal, tick_signals};
-use crate::warnings::{BodySetup, ShapeChild, ShownWarnings, YawNode, body_warnings};
+use crate::warnings::{BodySetup, Physics3D, ShapeChild, ShownWarnings, YawNode, body_warnings};
 
 /// The input actions' names, in the order of the node's properties: left, right, forward, back,
 /// jump, crouch.
@@ -895,6 +895,7 @@ impl RustCharacterBody3D {
             yaw_node: self.yaw_node_state(),
             settings_problems,
             float_height: settings.float_height(),
+            physics: project_physics(),
         }
     }
 
@@ -908,6 +909,12 @@ impl RustCharacterBody3D {
             }
         }
     }
+}
+
+/// The 3D physics engine the project setting names.
+fn project_physics() -> Physics3D {
+    let name = ProjectSettings::singleton().get_setting("physics/3d/physics_engine");
+    Physics3D::from_setting(&name.try_to::<GString>().unwrap_or_default().to_string())
 }
 
 /// A collision shape child as the warnings see it; `None` for other children.

@@ -17,6 +17,28 @@ pub const MAX_SAFE_MARGIN: f32 = 0.01;
 /// 8 % of its smallest half extent); it ignores the margin of capsules and spheres.
 pub const MAX_SHAPE_MARGIN: f32 = 0.01;
 
+/// The 3D physics engine the project runs (`physics/3d/physics_engine`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Physics3D {
+    /// Jolt Physics (Godot 4.4 and later; new projects of Godot 4.6 and later).
+    Jolt,
+    /// Godot Physics (`GodotPhysics3D`, what `DEFAULT` means).
+    GodotPhysics,
+    /// An engine of an extension: no advice of ours.
+    Other,
+}
+
+impl Physics3D {
+    /// The engine the project setting `physics/3d/physics_engine` names.
+    pub fn from_setting(name: &str) -> Self {
+        match name {
+            "Jolt Physics" => Self::Jolt,
+            "GodotPhysics3D" | "DEFAULT" | "" => Self::GodotPhysics,
+            _ => Self::Other,
+        }
+    }
+}
+
 /// Where the yaw node path leads.
 #[derive(Debug, Clone, PartialEq)]
 pub enum YawNode {
@@ -40,6 +62,8 @@ pub struct ShapeChild {
     /// Jolt rounds the shape's edges by its margin (a box, cylinder or convex shape; not a
     /// capsule or sphere, whose margin Jolt ignores).
     pub rounds_edges: bool,
+    /// The shape is a `CylinderShape3D`.
+    pub cylinder: bool,
     /// Height of the shape's bottom above the body's origin, m; `None` when not known (no
     /// capsule, cylinder or box shape).
     pub bottom: Option<f32>,
@@ -53,6 +77,7 @@ impl ShapeChild {
             name,
             margin: shape.map(|(_, margin)| margin),
             rounds_edges: shape.is_some_and(|(shape, _)| shape.rounds_edges()),
+            cylinder: matches!(shape, Some((BodyShape::Cylinder { .. }, _))),
             bottom: shape
                 .and_then(|(shape, _)| shape.height())
                 .map(|height| y - 0.5 * height),
@@ -66,6 +91,7 @@ impl ShapeChild {
             name,
             margin: Some(margin),
             rounds_edges: true,
+            cylinder: false,
             bottom: None,
         }
     }
@@ -89,6 +115,8 @@ pub struct BodySetup {
     /// How far the shape must float above the origin for the ground following, m
     /// (`kcc::ControllerSettings::float_height`: 0 for the stair sweeps).
     pub float_height: f32,
+    /// The project's 3D physics engine.
+    pub physics: Physics3D,
 }
 
 /// How far short of the float height a shape's bottom may be, m.
@@ -105,9 +133,20 @@ pub fn body_warnings(setup: &BodySetup) -> Vec<String> {
         );
     }
     for shape in &setup.shapes {
+        if setup.physics == Physics3D::GodotPhysics && shape.cylinder {
+            warnings.push(format!(
+                "\"{}\" is a cylinder, and the project runs Godot Physics, whose cylinder \
+                 collisions are unreliable (Godot's own CharacterBody3D with a cylinder sinks up \
+                 to 9 cm into a 30 degree ramp): use a CapsuleShape3D or a BoxShape3D, or \
+                 switch Physics > 3D > Physics Engine to Jolt Physics.",
+                shape.name
+            ));
+        }
+        // Godot Physics keeps a box's edges sharp whatever its margin.
         if let Some(margin) = shape.margin
             && shape.rounds_edges
             && margin > MAX_SHAPE_MARGIN
+            && setup.physics != Physics3D::GodotPhysics
         {
             warnings.push(format!(
                 "The shape of \"{}\" has margin {margin} m. Jolt Physics rounds the edges of \
@@ -224,6 +263,7 @@ mod tests {
                 name: "CollisionShape3D".into(),
                 margin: Some(0.001),
                 rounds_edges: false,
+                cylinder: false,
                 bottom: Some(0.0),
             }],
             safe_margin: 0.001,
@@ -232,6 +272,7 @@ mod tests {
             yaw_node: YawNode::Found,
             settings_problems: Vec::new(),
             float_height: 0.0,
+            physics: Physics3D::Jolt,
         }
     }
 
@@ -259,6 +300,7 @@ mod tests {
             name: "Empty".into(),
             margin: None,
             rounds_edges: false,
+            cylinder: false,
             bottom: None,
         });
         one_warning(&setup, "CollisionShape3D");
@@ -280,6 +322,38 @@ mod tests {
         one_warning(&setup, "safe_margin is 0.05 m");
         setup.safe_margin = 0.5;
         one_warning(&setup, "safe_margin must be");
+    }
+
+    #[test]
+    fn godot_physics_warns_of_cylinders_and_not_of_jolts_rounded_edges() {
+        let mut setup = good_body();
+        setup.shapes[0].cylinder = true;
+        setup.shapes[0].rounds_edges = true;
+        setup.shapes[0].margin = Some(0.04);
+        // On Jolt: the margin rounds the cylinder's edges.
+        one_warning(&setup, "margin 0.04 m");
+        // On Godot Physics: the cylinder itself, and not the margin.
+        setup.physics = Physics3D::GodotPhysics;
+        one_warning(&setup, "is a cylinder, and the project runs Godot Physics");
+        setup.shapes[0].cylinder = false;
+        assert!(body_warnings(&setup).is_empty());
+        // An extension's engine: the Jolt advice stands, no cylinder advice.
+        setup.physics = Physics3D::Other;
+        setup.shapes[0].cylinder = true;
+        one_warning(&setup, "margin 0.04 m");
+    }
+
+    #[test]
+    fn the_engine_is_read_from_the_project_setting() {
+        assert_eq!(Physics3D::from_setting("Jolt Physics"), Physics3D::Jolt);
+        for name in ["GodotPhysics3D", "DEFAULT", ""] {
+            assert_eq!(
+                Physics3D::from_setting(name),
+                Physics3D::GodotPhysics,
+                "{name}"
+            );
+        }
+        assert_eq!(Physics3D::from_setting("Rapier3D"), Physics3D::Other);
     }
 
     #[test]
@@ -307,6 +381,7 @@ mod tests {
                 name: "Body".into(),
                 margin: Some(0.04),
                 rounds_edges: false,
+                cylinder: false,
                 bottom: Some(0.0),
             }
         );
@@ -317,7 +392,7 @@ mod tests {
         };
         let floating = ShapeChild::collision_shape("Float".into(), 1.1, Some((cylinder, 0.001)));
         assert!((floating.bottom.unwrap() - 0.4).abs() < 1e-6);
-        assert!(floating.rounds_edges);
+        assert!(floating.rounds_edges && floating.cylinder);
         let convex =
             ShapeChild::collision_shape("Hull".into(), 1.0, Some((BodyShape::Convex, 0.04)));
         assert_eq!((convex.bottom, convex.rounds_edges), (None, true));

@@ -102,7 +102,9 @@ fn crowd(movers: &mut Crowd, commands: &[Vec<Command>], ticks: u32) -> f64 {
 /// scenario. The peers share one world per scenario, as a game's characters share its level.
 fn crowd_of(kind: ControllerKind, scenarios: &[Scenario], n: usize) -> Result<Crowd, String> {
     let make: Box<dyn Fn(usize) -> Box<dyn Mover>> = match kind {
-        ControllerKind::Kcc => Box::new(|index| Box::new(KccMover::new(&scenarios[index]))),
+        ControllerKind::Kcc | ControllerKind::Plain => {
+            Box::new(move |index| Box::new(KccMover::driven(&scenarios[index], kind)))
+        }
         ControllerKind::Rapier => {
             let worlds: Vec<_> = scenarios
                 .iter()

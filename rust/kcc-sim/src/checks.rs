@@ -3,8 +3,10 @@
 use glam::Vec3;
 
 use crate::metrics::Metrics;
-use crate::run::Run;
-use crate::scenario::{Risers, Scenario};
+use kcc_godot::PhysicsEngine;
+
+use crate::run::{Run, WorldKind};
+use crate::scenario::{Expectations, Risers, Scenario};
 
 /// One named check and its outcome.
 #[derive(Debug, Clone, PartialEq)]
@@ -56,6 +58,16 @@ fn at_least(name: &'static str, value: Option<f64>, limit: f64) -> Check {
         passed: value.is_some_and(|v| v >= limit),
         value,
         limit,
+    }
+}
+
+/// The `max_penetration` a run in `world` is held to (m): the file's, or on Godot Physics the
+/// file's `godot_physics_max_penetration` when it has one (what Godot's own body leaves there).
+fn penetration_limit(expect: &Expectations, world: WorldKind) -> Option<f32> {
+    let own = expect.godot_physics_max_penetration;
+    match world {
+        WorldKind::Godot(PhysicsEngine::GodotPhysics) => own.or(expect.max_penetration),
+        _ => expect.max_penetration,
     }
 }
 
@@ -141,7 +153,7 @@ pub fn evaluate(scenario: &Scenario, run: &Run, metrics: &Metrics) -> Vec<Check>
             decimal(limit),
         ));
     }
-    if let Some(limit) = expect.max_penetration {
+    if let Some(limit) = penetration_limit(expect, run.world) {
         checks.push(at_most(
             "max_penetration",
             Some(metrics.max_penetration),

@@ -6,6 +6,7 @@
 //! answered (collided or not, travel, contact normal), which shows where our imitation of
 //! Godot's `test_move` (kcc-parry) differs from Jolt's, query by query.
 
+use kcc::MotionTest;
 use serde_json::{Value, json};
 
 use crate::godot::{GodotMover, GodotWorld};
@@ -127,12 +128,12 @@ pub fn compare(
         metrics::measure(scenario, &in_godot),
     );
 
-    let moves: Vec<[glam::Vec3; 2]> = if scenario.world.platforms().is_empty() {
-        queries.iter().map(|q| [q.from, q.motion]).collect()
+    let replayed: &[RecordedMove] = if scenario.world.platforms().is_empty() {
+        &queries
     } else {
-        Vec::new()
+        &[]
     };
-    let answers = GodotMover::new(scenario, rate, godot)?.replay(&moves)?;
+    let answers = replay(scenario, rate, godot, replayed)?;
     let mut collided_agree = 0;
     let mut travel_error_max_m = 0.0f64;
     let mut normal_error_max_deg = 0.0f64;
@@ -160,6 +161,24 @@ pub fn compare(
         travel_error_max_m,
         normal_error_max_deg,
     })
+}
+
+/// Each of `queries` asked again in a Godot scene of `scenario` at `rate` Hz, with the body's
+/// shape as tall as it was when parry answered (a crouch's queries with the crouched shape).
+fn replay(
+    scenario: &Scenario,
+    rate: f64,
+    godot: &mut GodotWorld,
+    queries: &[RecordedMove],
+) -> Result<Vec<MotionTest>, String> {
+    let mut mover = GodotMover::new(scenario, rate, godot, ControllerKind::Kcc)?;
+    let mut answers = Vec::with_capacity(queries.len());
+    for same in queries.chunk_by(|a, b| a.shape_height == b.shape_height) {
+        mover.set_shape_height(same[0].shape_height);
+        let moves: Vec<[glam::Vec3; 2]> = same.iter().map(|q| [q.from, q.motion]).collect();
+        answers.extend(mover.replay(&moves)?);
+    }
+    Ok(answers)
 }
 
 /// Header of the comparison table.
@@ -246,6 +265,7 @@ mod tests {
     #[test]
     fn queries_are_compared_by_flag_travel_and_normal() {
         let parry = RecordedMove {
+            shape_height: 1.8,
             from: Vec3::ZERO,
             motion: Vec3::X,
             result: hit(Vec3::new(0.5, 0.0, 0.0), Vec3::NEG_X),

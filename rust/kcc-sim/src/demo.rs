@@ -17,15 +17,16 @@ pub const DEMO_RATES: [f64; 4] = [30.0, 60.0, 144.0, 240.0];
 pub struct Summary {
     /// Runs of our controller, and how many passed every check.
     pub kcc: (usize, usize),
-    /// Each peer's runs, and how many passed every check, in the order of
-    /// [`ControllerKind::PEERS`].
+    /// Each peer's runs, and how many passed every check: Godot's plain body first when the
+    /// demo ran in the Godot world, then [`ControllerKind::PEERS`] in order.
     pub peers: Vec<(ControllerKind, (usize, usize))>,
 }
 
 /// Runs the scenarios in `dir` at `rates` with every controller, prints the tables to stdout and
 /// writes plots and traces under `out` (`plots/`, `traces/`). With `godot`, our controller
-/// runs in the Godot world (the peers in their own); `shape_margin` (m) replaces the
-/// files' margin of boxes and hulls. Errors are messages for the user.
+/// and Godot's plain body ([`ControllerKind::Plain`]) run in the Godot world (the other peers
+/// in their own); `shape_margin` (m) replaces the files' margin of boxes and hulls. Errors are
+/// messages for the user.
 pub fn demo(
     dir: &Path,
     out: &Path,
@@ -40,7 +41,11 @@ pub fn demo(
         }
     }
 
+    // Godot's plain body is a peer only where a real Godot answers: the parry world imitates
+    // our controller's queries, not a whole game's.
+    let plain = godot.is_some().then_some(ControllerKind::Plain);
     let kinds: Vec<ControllerKind> = std::iter::once(ControllerKind::Kcc)
+        .chain(plain)
         .chain(ControllerKind::PEERS.iter().copied())
         .collect();
     let names: Vec<&str> = kinds.iter().map(|k| k.name()).collect();
@@ -98,7 +103,11 @@ pub fn demo(
     }
 
     if godot.is_some() {
-        println!("kcc runs in the Godot world; the peers run in their own worlds");
+        println!(
+            "kcc and plain (Godot's own CharacterBody3D: move_and_slide with its floor snap, our \
+             movement curves, no stair stepping) run in the Godot world; the other peers in their \
+             own worlds"
+        );
     }
     println!(
         "Pass per tick rate ({rate_list} Hz): every check of a scenario passed (P) or not (F)"

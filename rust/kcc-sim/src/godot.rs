@@ -20,7 +20,7 @@ use kcc_godot::{
 };
 use kcc_parry::{BodySettings, CharacterShape, Primitive};
 
-use crate::run::{Command, Driver, GodotTick, Moved, Mover};
+use crate::run::{Command, ControllerKind, Driver, GodotTick, Moved, Mover};
 use crate::scenario::Scenario;
 
 /// `Shape3D.margin` of the character's own shape in the Godot world, m (the sample project's).
@@ -201,7 +201,8 @@ fn observation(observed: &Observation) -> (f32, GodotTick) {
     (observed.overlap, tick)
 }
 
-/// Our controller moving the `CharacterBody3D` of a Godot world.
+/// Our controller, or a script without this addon ([`crate::plain`]), moving the
+/// `CharacterBody3D` of a Godot world.
 pub struct GodotMover<'a> {
     driver: Driver,
     body: GodotBody<'a>,
@@ -215,19 +216,30 @@ pub struct GodotMover<'a> {
 }
 
 impl<'a> GodotMover<'a> {
-    /// Builds `scenario` in `world` at `rate` Hz and puts the character at its start.
-    pub fn new(scenario: &Scenario, rate: f64, world: &'a mut GodotWorld) -> Result<Self, String> {
+    /// Builds `scenario` in `world` at `rate` Hz and puts the character at its start, moved by
+    /// controller `kind` (ours, or Godot's plain body: see [`Driver::new`]).
+    pub fn new(
+        scenario: &Scenario,
+        rate: f64,
+        world: &'a mut GodotWorld,
+        kind: ControllerKind,
+    ) -> Result<Self, String> {
         let scene = scene(scenario, rate);
         let body = GodotBody::new(&mut world.session, scene)
             .map_err(|e| format!("{}: building the scene in Godot: {e}", scenario.name))?;
         Ok(Self {
-            driver: Driver::new(scenario),
+            driver: Driver::new(scenario, kind),
             body,
             failure: None,
             platforms: !scenario.world.platforms().is_empty(),
             ticks: 0,
             dt: 1.0 / rate,
         })
+    }
+
+    /// Makes the body's shape `height` tall (m), keeping its bottom, for the replays after.
+    pub fn set_shape_height(&mut self, height: f32) {
+        kcc::KinematicBody::set_shape_height(&mut self.body, height);
     }
 
     /// `test_move` of each `[from, motion]` in this Godot scene (the body does not move).

@@ -20,9 +20,11 @@ pub mod demo;
 pub mod godot;
 #[cfg(feature = "jolt")]
 pub mod jolt;
+pub mod known;
 pub mod metrics;
 pub mod obj;
 pub mod peer;
+pub mod plain;
 pub mod plot;
 pub mod rapier;
 pub mod report;

@@ -4,7 +4,8 @@
 //! Exit codes: 0 every check passed, 1 a check failed, 2 invalid input (a scenario, the command
 //! line) or an output that cannot be written.
 
-use std::path::PathBuf;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand, ValueEnum};
@@ -17,7 +18,7 @@ use kcc_sim::godot::{GodotOptions, GodotWorld};
 use kcc_sim::report::{self, Outcome};
 use kcc_sim::run::{self, ControllerKind};
 use kcc_sim::scenario::{MAX_TICK_RATE, MAX_TICKS, Scenario};
-use kcc_sim::{compare, plot, trace};
+use kcc_sim::{compare, known, plot, trace};
 
 /// Headless scenario runner for the kcc character controller.
 #[derive(Parser)]
@@ -122,6 +123,11 @@ struct RunArgs {
     /// each file's own when absent.
     #[arg(long, value_name = "true|false", action = clap::ArgAction::Set)]
     flat_base: Option<bool>,
+    /// A file of runs expected to fail, `scenario rate` a line (`#` starts the reason): the
+    /// command then passes when exactly those runs fail. For an engine's own faults
+    /// (scenarios/godot-physics-known-failures.txt), never for ours.
+    #[arg(long, value_name = "FILE")]
+    known_failures: Option<PathBuf>,
     #[command(flatten)]
     world: WorldArgs,
 }
@@ -159,7 +165,8 @@ impl From<Detection> for StepDetection {
 struct WorldArgs {
     /// The world that answers our controller's physics queries: `parry` (our imitation of
     /// Godot, fast) or `godot` (a real Godot 4.6 + Jolt in headless Chromium; set it up with
-    /// scripts/godot-web/setup.sh). The peers (Rapier's, Jolt's) run in their own worlds.
+    /// scripts/godot-web/setup.sh). Godot's plain body (`--controller plain`) runs there too;
+    /// the peers (Rapier's, Jolt's) run in their own worlds.
     #[arg(long, value_enum, default_value_t = World::Parry)]
     world: World,
     /// `Shape3D.margin` of every static box and hull, m, in both worlds (Jolt rounds their
@@ -271,6 +278,9 @@ struct BenchArgs {
 enum Choice {
     /// Our controller.
     Kcc,
+    /// Godot's plain CharacterBody3D without this addon (move_and_slide with its floor snap,
+    /// our movement curves), in the world asked.
+    Plain,
     /// Rapier's KinematicCharacterController.
     Rapier,
     /// Jolt's CharacterVirtual (a build with `--features jolt`).
@@ -286,6 +296,7 @@ impl Choice {
     fn kinds(self) -> Result<Vec<ControllerKind>, String> {
         Ok(match self {
             Self::Kcc => vec![ControllerKind::Kcc],
+            Self::Plain => vec![ControllerKind::Plain],
             Self::Rapier => vec![ControllerKind::Rapier],
             #[cfg(feature = "jolt")]
             Self::Jolt => vec![ControllerKind::Jolt],
@@ -477,11 +488,21 @@ fn run_files(args: &RunArgs) -> Result<bool, String> {
         character.body.float_height = character.controller.float_height();
     }
 
+    let known = match &args.known_failures {
+        Some(path) => Some(
+            std::fs::read_to_string(path)
+                .map_err(|e| e.to_string())
+                .and_then(|text| known::parse(&text))
+                .map_err(|e| format!("--known-failures {}: {e}", path.display()))?,
+        ),
+        None => None,
+    };
     let kinds = args.controller.kinds()?;
     let mut godot = args.world.start()?;
-    if godot.is_some() && args.controller != Choice::Kcc {
+    if godot.is_some() && !matches!(args.controller, Choice::Kcc | Choice::Plain) {
         eprintln!(
-            "note: the peers (Rapier's, Jolt's) run in their own worlds; --world godot is for kcc"
+            "note: the peers (Rapier's, Jolt's) run in their own worlds; --world godot is for \
+             kcc and plain"
         );
     }
     let mut all_passed = true;
@@ -527,5 +548,35 @@ fn run_files(args: &RunArgs) -> Result<bool, String> {
             println!("{summary}");
         }
     }
-    Ok(all_passed)
+    match (known, &args.known_failures) {
+        (Some(listed), Some(path)) => Ok(known_failures_hold(&listed, &outcomes, path)),
+        _ => Ok(all_passed),
+    }
+}
+
+/// Compares the failed runs of `outcomes` with the `listed` ones of the file at `path`, says
+/// how they compare on stderr, and tells whether exactly the listed runs failed.
+fn known_failures_hold(listed: &BTreeSet<String>, outcomes: &[Outcome], path: &Path) -> bool {
+    let key = |o: &Outcome| known::key(&o.run.scenario, o.run.tick_rate);
+    let ran = outcomes.iter().map(key).collect();
+    let failed = outcomes.iter().filter(|o| !o.passed()).map(key).collect();
+    let verdict = known::judge(listed, &ran, &failed);
+    for run in &verdict.unexpected {
+        eprintln!("failed and not in {}: {run}", path.display());
+    }
+    for run in &verdict.fixed {
+        eprintln!(
+            "passed and listed in {} (take it out): {run}",
+            path.display()
+        );
+    }
+    eprintln!(
+        "known failures: {} run(s) failed as {} lists, {} other failure(s), {} listed run(s) \
+         passed",
+        verdict.known,
+        path.display(),
+        verdict.unexpected.len(),
+        verdict.fixed.len()
+    );
+    verdict.holds()
 }

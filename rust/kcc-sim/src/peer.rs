@@ -21,17 +21,17 @@ pub const STEP_TOLERANCE: f32 = 0.01;
 
 /// The velocity our movement model asks of a peer for one tick, m/s.
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Wish {
+pub(crate) struct Wish {
     /// Horizontal velocity, m/s.
-    run: Vec3,
+    pub(crate) run: Vec3,
     /// Vertical speed (gravity, a jump), m/s, positive up.
-    rise: f32,
+    pub(crate) rise: f32,
 }
 
 /// Our movement model's velocity for a tick of `dt` s of `command`, from the `velocity` (m/s)
 /// carried from the last tick, on the floor or in the air (`grounded`), with the jump's memory
 /// `jumps` (coyote time, jump buffer, variable height, as our controller's).
-fn wish(
+pub(crate) fn wish(
     settings: &ControllerSettings,
     command: &Command,
     velocity: Vec3,
@@ -177,7 +177,7 @@ impl<E: Engine> Mover for PeerMover<E> {
 
 /// Measures a peer's body with our geometry: a body in the parry world follows it, so floor
 /// slopes and overlaps are read as our controller would see them.
-struct Observer {
+pub(crate) struct Observer {
     probe: ParryBody,
     reach: f32,
     /// The last tick's move, m, and whether it began on the floor.
@@ -188,7 +188,7 @@ struct Observer {
 
 impl Observer {
     /// An observer of the scenario's character, at its start.
-    fn new(scenario: &Scenario) -> Self {
+    pub(crate) fn new(scenario: &Scenario) -> Self {
         let character = &scenario.character;
         let probe = ParryBody::new(
             scenario.world.clone(),
@@ -205,13 +205,13 @@ impl Observer {
     }
 
     /// Records a tick's move: `translation` (m), begun on the floor or not (`was_grounded`).
-    fn moved(&mut self, translation: Vec3, was_grounded: bool) {
+    pub(crate) fn moved(&mut self, translation: Vec3, was_grounded: bool) {
         self.last_move = (translation, was_grounded);
     }
 
     /// Vertical travel of the last tick's stair step, m, for a body now at `position` (m) and on
     /// the floor or not (`grounded`); see [`STEP_TOLERANCE`].
-    fn stepped(&mut self, position: Vec3, grounded: bool) -> Option<f32> {
+    pub(crate) fn stepped(&mut self, position: Vec3, grounded: bool) -> Option<f32> {
         let (translation, was_grounded) = self.last_move;
         let slope_before = self.slope;
         self.slope = self.floor_slope(position);

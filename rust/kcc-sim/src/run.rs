@@ -11,6 +11,7 @@ use kcc_godot::PhysicsEngine;
 use kcc_parry::ParryBody;
 
 use crate::godot::{GodotMover, GodotWorld};
+use crate::plain::PlainDriver;
 use crate::rapier::RapierMover;
 use crate::scenario::Scenario;
 
@@ -56,6 +57,10 @@ impl WorldKind {
 pub enum ControllerKind {
     /// Our controller (`kcc`) in the parry world (`kcc-parry`).
     Kcc,
+    /// Godot's plain `CharacterBody3D` fed by our movement model, without this addon: one
+    /// `move_and_slide` a tick with its floor snap, no stair stepping ([`crate::plain`]); in
+    /// the world asked (the parry world's imitation of Godot, or a real Godot).
+    Plain,
     /// Rapier's `KinematicCharacterController` fed by our movement model.
     Rapier,
     /// Jolt's `CharacterVirtual` fed by our movement model (cargo feature `jolt`).
@@ -68,6 +73,7 @@ impl ControllerKind {
     pub fn name(self) -> &'static str {
         match self {
             Self::Kcc => "kcc",
+            Self::Plain => "plain",
             Self::Rapier => "rapier",
             #[cfg(feature = "jolt")]
             Self::Jolt => "jolt",
@@ -158,6 +164,8 @@ pub struct RecordedMove {
     pub from: Vec3,
     /// Motion, m.
     pub motion: Vec3,
+    /// Height of the body's shape when it was asked (a crouch shrinks it), m.
+    pub shape_height: f32,
     /// The answer.
     pub result: MotionTest,
 }
@@ -180,6 +188,7 @@ impl KinematicBody for Recorder<'_> {
         self.moves.push(RecordedMove {
             from,
             motion,
+            shape_height: self.inner.shape_height(),
             result,
         });
         result
@@ -238,15 +247,56 @@ pub struct GodotTick {
     pub slide_hit_wall: bool,
 }
 
+/// What moves a world's body each tick, through the port: our controller, or Godot's plain
+/// body as a script without this addon drives it ([`PlainDriver`]).
+pub enum Driver {
+    /// Our controller.
+    Ours(Box<OurDriver>),
+    /// Godot's plain `CharacterBody3D`.
+    Plain(Box<PlainDriver>),
+}
+
+impl Driver {
+    /// The scenario's character for controller `kind`, with its start velocity: Godot's plain
+    /// body for [`ControllerKind::Plain`], ours otherwise.
+    pub fn new(scenario: &Scenario, kind: ControllerKind) -> Self {
+        match kind {
+            ControllerKind::Plain => Self::Plain(Box::new(PlainDriver::new(scenario))),
+            _ => Self::Ours(Box::new(OurDriver::new(scenario))),
+        }
+    }
+
+    /// Runs one tick of `dt` s of `command` on `body`.
+    pub fn tick<B: KinematicBody + ?Sized>(
+        &mut self,
+        body: &mut B,
+        command: &Command,
+        dt: f32,
+    ) -> Moved {
+        match self {
+            Self::Ours(driver) => driver.tick(body, command, dt),
+            Self::Plain(driver) => driver.tick(body, command, dt),
+        }
+    }
+
+    /// Vertical travel of the stair steps of the last tick, m (call once a tick).
+    pub fn stepped(&mut self) -> Option<f32> {
+        match self {
+            Self::Ours(driver) => driver.stepped,
+            Self::Plain(driver) => driver.stepped(),
+        }
+    }
+}
+
 /// Our controller with what it carries from tick to tick, for any world's body.
-pub struct Driver {
+pub struct OurDriver {
     controller: Controller,
     velocity: Vec3,
     state: CharacterState,
     stepped: Option<f32>,
 }
 
-impl Driver {
+impl OurDriver {
     /// The scenario's controller, with its start velocity.
     pub fn new(scenario: &Scenario) -> Self {
         // Validated when the scenario was loaded.
@@ -285,14 +335,9 @@ impl Driver {
             substeps: report.substeps,
         }
     }
-
-    /// Vertical travel of the stair steps of the last tick, m.
-    pub fn stepped(&self) -> Option<f32> {
-        self.stepped
-    }
 }
 
-/// Our controller moving a [`ParryBody`].
+/// Our controller, or Godot's plain body, moving a [`ParryBody`].
 pub struct KccMover {
     driver: Driver,
     body: ParryBody,
@@ -302,8 +347,14 @@ pub struct KccMover {
 }
 
 impl KccMover {
-    /// The scenario's character at its start.
+    /// The scenario's character at its start, moved by our controller.
     pub fn new(scenario: &Scenario) -> Self {
+        Self::driven(scenario, ControllerKind::Kcc)
+    }
+
+    /// The scenario's character at its start, moved by controller `kind` (ours, or Godot's
+    /// plain body: see [`Driver::new`]).
+    pub fn driven(scenario: &Scenario, kind: ControllerKind) -> Self {
         // Validated when the scenario was loaded.
         let body = ParryBody::new(
             scenario.world.clone(),
@@ -312,7 +363,7 @@ impl KccMover {
         )
         .expect("validated body settings");
         Self {
-            driver: Driver::new(scenario),
+            driver: Driver::new(scenario, kind),
             body,
             recorded: None,
             ticks: 0,
@@ -389,7 +440,7 @@ impl Mover for KccMover {
 /// A character of `kind` for `scenario`, at its start.
 pub fn mover(scenario: &Scenario, kind: ControllerKind) -> Box<dyn Mover> {
     match kind {
-        ControllerKind::Kcc => Box::new(KccMover::new(scenario)),
+        ControllerKind::Kcc | ControllerKind::Plain => Box::new(KccMover::driven(scenario, kind)),
         ControllerKind::Rapier => Box::new(RapierMover::new(scenario)),
         #[cfg(feature = "jolt")]
         ControllerKind::Jolt => Box::new(crate::jolt::JoltMover::new(scenario)),
@@ -502,9 +553,9 @@ pub fn run_in(
     godot: Option<&mut GodotWorld>,
 ) -> Result<Run, String> {
     match (kind, godot) {
-        (ControllerKind::Kcc, Some(world)) => {
+        (ControllerKind::Kcc | ControllerKind::Plain, Some(world)) => {
             let physics = world.physics();
-            let mut mover = GodotMover::new(scenario, rate, world)?;
+            let mut mover = GodotMover::new(scenario, rate, world, kind)?;
             record(scenario, kind, WorldKind::Godot(physics), rate, &mut mover)
         }
         _ => run(scenario, kind, rate),

@@ -178,6 +178,11 @@ pub struct Expectations {
     pub max_step_per_tick: Option<f32>,
     /// Deepest overlap of the shape with any solid after a tick, m.
     pub max_penetration: Option<f32>,
+    /// `max_penetration` for runs that Godot Physics answers, m, where Godot Physics itself
+    /// cannot do better: the deepest overlap Godot's own plain body (`--controller plain`)
+    /// leaves on the same file on Godot Physics at the course's rates, written next to it.
+    /// Never used on Jolt or in the parry world.
+    pub godot_physics_max_penetration: Option<f32>,
     /// At most this many steps (up and down) reported.
     pub max_steps: Option<u32>,
     /// Exactly one `stepped` per riser: this many up and down, each within
@@ -1015,6 +1020,10 @@ fn validate_expectations(expect: &Expectations) -> Result<(), (&'static str, Str
         ("speed_ratio_max", expect.speed_ratio_max),
         ("max_step_per_tick", expect.max_step_per_tick),
         ("max_penetration", expect.max_penetration),
+        (
+            "godot_physics_max_penetration",
+            expect.godot_physics_max_penetration,
+        ),
     ] {
         if let Some(value) = value.filter(|v| *v < 0.0) {
             return Err((key, format!("must be 0 or more, got {value}")));

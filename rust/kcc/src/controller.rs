@@ -5,6 +5,7 @@
 use glam::Vec3;
 
 use crate::body::KinematicBody;
+use crate::cast_check::CheckedCasts;
 use crate::climb::{Climb, climb};
 use crate::crouch::CrouchState;
 use crate::error::ConfigError;
@@ -123,6 +124,7 @@ impl Controller {
         state: &mut CharacterState,
         dt: f32,
     ) -> TickReport {
+        let body = &mut CheckedCasts::new(body, self.settings.float_height());
         let mut sanitized = Sanitized::default();
         let controls = Controls {
             wish: crate::sanitize::wish(input.wish_direction, &mut sanitized),
@@ -173,8 +175,9 @@ impl Controller {
         dt: f32,
     ) -> TickReport {
         let stairs = &self.settings.stairs;
+        let body = &mut CheckedCasts::new(body, self.settings.float_height());
         if self.settings.floats() {
-            let slide = |body: &mut B, velocity, dt| float::slide(body, velocity, dt);
+            let slide = |body: &mut CheckedCasts<B>, velocity, dt| float::slide(body, velocity, dt);
             return tick::run(body, velocity, 0.0, true, dt, Sanitized::default(), slide);
         }
         tick::run(
@@ -222,6 +225,7 @@ impl Controller {
         let from = body.position();
         let level = is_level(body.floor_normal(), up);
         let motion = horizontal(velocity, up) * dt;
+        let body = &mut CheckedCasts::new(body, self.settings.float_height());
         match climb(body, &self.settings.stairs, from, motion, level, None) {
             Climb::Lifted(lift) => lift.height,
             Climb::Free | Climb::Blocked => 0.0,
@@ -257,7 +261,11 @@ impl Controller {
             0.0
         };
         let travelled = horizontal(velocity, up).normalize_or_zero() * distance;
-        let step = step_down(body, &self.settings.stairs, travelled)?;
+        let step = step_down(
+            &mut CheckedCasts::new(body, self.settings.float_height()),
+            &self.settings.stairs,
+            travelled,
+        )?;
         step.is_step.then_some(step.height)
     }
 }

@@ -28,6 +28,10 @@
 //! 6. **Report** ([`TickReport`]), built once from those stages' values: velocity, floor
 //!    state and the height stepped, for the camera ([`StepSmoother`]).
 //!
+//! Every motion test a tick makes is checked against the contact it reports
+//! ([`cast_check`]): an engine whose cast ends inside what it hit (Godot Physics onto flat
+//! faces) has its travel backed off, so no stage puts the body inside the floor.
+//!
 //! Contacts are classified in one place ([`surface`]: level, walkable, edge, side, overhang),
 //! and the lengths that judge motion live in [`tolerances`] (sized by the max step height, the
 //! shape's radius or the engines' precision). The public building blocks
@@ -89,6 +93,7 @@
 #![warn(missing_docs)]
 
 pub mod body;
+pub mod cast_check;
 mod climb;
 pub mod controller;
 pub mod crouch;

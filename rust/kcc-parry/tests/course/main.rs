@@ -9,6 +9,7 @@ mod config;
 mod floating;
 mod generality;
 mod ground_follow;
+mod inexact_casts;
 mod motion_semantics;
 mod obstacles;
 mod platforms;

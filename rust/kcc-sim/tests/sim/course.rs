@@ -358,3 +358,15 @@ fn a_step_tick_on_the_courses_stairs_costs_at_most_10_queries_with_either_shape(
     }
     assert!(failures.is_empty(), "{failures:#?}");
 }
+
+#[test]
+fn godots_plain_body_walks_the_flat_and_cannot_climb_a_step_in_the_parry_world() {
+    let course = public_course();
+    let named = |name: &str| course.iter().find(|s| s.name == name).unwrap();
+    let flat = run::run(named("flat_ground"), ControllerKind::Plain, 60.0).unwrap();
+    assert!(Outcome::new(named("flat_ground"), flat).passed());
+    let stairs = run::run(named("stairs_020"), ControllerKind::Plain, 60.0).unwrap();
+    let end = stairs.ticks.last().unwrap().position;
+    assert!(end.y < 0.01 && end.z > -1.41, "ended at {end}");
+    assert!(stairs.ticks.iter().all(|t| t.stepped.is_none()));
+}

@@ -363,3 +363,70 @@ fn godot_physics_answers_when_asked_and_the_output_says_so() {
     assert_eq!(rows[0]["physics"], "godot_physics");
     assert_eq!(rows[0]["passed"], true);
 }
+
+#[test]
+fn godots_plain_body_walks_in_the_godot_world_and_stops_at_the_first_riser() {
+    if !godot_available("godots_plain_body_walks_in_the_godot_world_and_stops_at_the_first_riser") {
+        return;
+    }
+    let out = kcc_sim_cleanly(
+        &[
+            "run",
+            "scenarios/flat_ground.toml",
+            "scenarios/stairs_020.toml",
+            "--tick-rate",
+            "60",
+            "--world",
+            "godot",
+            "--controller",
+            "plain",
+            "--json",
+        ],
+        &[],
+    );
+    let message = text(&out.stderr);
+    // The plain body cannot climb: the stairs fail, so the run does too.
+    assert_eq!(out.status.code(), Some(1), "{message}");
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = rows.as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    for row in rows {
+        assert_eq!(row["controller"], "plain");
+        assert_eq!(row["world"], "godot");
+        assert_eq!(row["physics"], "jolt");
+        // One move_and_slide a tick, and nothing else.
+        assert_eq!(row["queries_per_tick"]["max"], 1.0, "{row}");
+    }
+    assert_eq!(rows[0]["passed"], true, "{}", rows[0]);
+    // Walking at the 0.2 m risers, it stays on the ground in front of them (z = -1 - 0.4).
+    let end = rows[1]["final_position"].as_array().unwrap();
+    let (y, z) = (end[1].as_f64().unwrap(), end[2].as_f64().unwrap());
+    assert!(y < 0.01 && z > -1.41, "ended at {end:?}");
+    assert_eq!(rows[1]["steps_up"], 0, "{}", rows[1]);
+}
+
+#[test]
+fn compare_replays_a_crouchs_queries_with_the_crouched_shape() {
+    if !godot_available("compare_replays_a_crouchs_queries_with_the_crouched_shape") {
+        return;
+    }
+    // The queries under the bar are the crouched shape's: replayed with the standing shape,
+    // 14 of them met the bar (travel 420 mm off).
+    let out = kcc_sim_cleanly(
+        &[
+            "compare",
+            "scenarios/crouch_stand_after_bar.toml",
+            "--tick-rate",
+            "60",
+            "--json",
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let row = &rows.as_array().unwrap()[0];
+    let replayed = row["replayed"].as_u64().unwrap();
+    assert!(replayed > 10, "{row}");
+    assert_eq!(row["collided_agree"].as_u64().unwrap(), replayed, "{row}");
+    assert!(row["travel_error_max_m"].as_f64().unwrap() < 0.002, "{row}");
+}
