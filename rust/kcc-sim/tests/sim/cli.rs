@@ -362,3 +362,47 @@ fn a_physics_engine_that_does_not_exist_is_a_clear_error_naming_the_choices() {
     assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("--physics needs --world godot"));
 }
+
+#[test]
+fn known_failures_pass_only_when_exactly_the_listed_runs_fail() {
+    let dir = folder("known");
+    let passes = scenario(&dir, "passes", "never_above = 1.0\n");
+    let fails = scenario(&dir, "fails", "never_above = -1.0\n");
+    let list = dir.join("known.txt");
+    let run = |list_text: &str| {
+        std::fs::write(&list, list_text).unwrap();
+        kcc_sim(&[
+            "run",
+            passes.to_str().unwrap(),
+            fails.to_str().unwrap(),
+            "--tick-rate",
+            "60",
+            "--known-failures",
+            list.to_str().unwrap(),
+        ])
+    };
+    // Exactly the failing run listed (with its reason): passes.
+    let out = run("fails 60   # never above -1 m: it stands at 0\n");
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("1 run(s) failed as"));
+    // Nothing listed: the failure is a new one.
+    let out = run("# none\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("failed and not in"),
+        "{}",
+        text(&out.stderr)
+    );
+    // A listed run that passes must come off the list.
+    let out = run("fails 60\npasses 60\n");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("(take it out): passes@60"));
+    // A line that is not a run is invalid input.
+    let out = run("fails sixty\n");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("line 1"),
+        "{}",
+        text(&out.stderr)
+    );
+}
