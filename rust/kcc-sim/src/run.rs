@@ -6,6 +6,7 @@
 use std::time::Instant;
 
 use glam::Vec3;
+use kcc::hooked::{BodyHooks, Hooked};
 use kcc::{CharacterState, Controller, KinematicBody, MotionTest, StepSmoother, TickInput};
 use kcc_godot::PhysicsEngine;
 use kcc_parry::ParryBody;
@@ -170,64 +171,21 @@ pub struct RecordedMove {
     pub result: MotionTest,
 }
 
-/// A body that keeps every `test_move` it answers.
-struct Recorder<'a> {
-    inner: &'a mut ParryBody,
+/// Keeps every `test_move` a body answers (see [`Hooked`]).
+struct Recording<'a> {
     moves: &'a mut Vec<RecordedMove>,
 }
 
-impl KinematicBody for Recorder<'_> {
-    fn position(&self) -> Vec3 {
-        self.inner.position()
-    }
-    fn set_position(&mut self, position: Vec3) {
-        self.inner.set_position(position);
-    }
-    fn test_move(&mut self, from: Vec3, motion: Vec3) -> MotionTest {
-        let result = self.inner.test_move(from, motion);
+impl BodyHooks<ParryBody> for Recording<'_> {
+    fn test_move(&mut self, body: &mut ParryBody, from: Vec3, motion: Vec3) -> MotionTest {
+        let result = body.test_move(from, motion);
         self.moves.push(RecordedMove {
             from,
             motion,
-            shape_height: self.inner.shape_height(),
+            shape_height: body.shape_height(),
             result,
         });
         result
-    }
-    fn move_and_slide(&mut self, velocity: Vec3, dt: f32) -> Vec3 {
-        self.inner.move_and_slide(velocity, dt)
-    }
-    fn first_slide_collision(&self) -> Option<MotionTest> {
-        self.inner.first_slide_collision()
-    }
-    fn is_on_floor(&self) -> bool {
-        self.inner.is_on_floor()
-    }
-    fn is_on_wall(&self) -> bool {
-        self.inner.is_on_wall()
-    }
-    fn floor_normal(&self) -> Vec3 {
-        self.inner.floor_normal()
-    }
-    fn apply_floor_snap(&mut self) {
-        self.inner.apply_floor_snap();
-    }
-    fn up_direction(&self) -> Vec3 {
-        self.inner.up_direction()
-    }
-    fn floor_max_angle(&self) -> f32 {
-        self.inner.floor_max_angle()
-    }
-    fn safe_margin(&self) -> f32 {
-        self.inner.safe_margin()
-    }
-    fn shape_height(&self) -> f32 {
-        self.inner.shape_height()
-    }
-    fn shape_radius(&self) -> f32 {
-        self.inner.shape_radius()
-    }
-    fn set_shape_height(&mut self, height: f32) {
-        self.inner.set_shape_height(height);
     }
 }
 
@@ -396,10 +354,7 @@ impl Mover for KccMover {
     fn tick(&mut self, command: &Command, dt: f32) -> Moved {
         let moved = match &mut self.recorded {
             Some(moves) => {
-                let mut body = Recorder {
-                    inner: &mut self.body,
-                    moves,
-                };
+                let mut body = Hooked::new(&mut self.body, Recording { moves });
                 self.driver.tick(&mut body, command, dt)
             }
             None => self.driver.tick(&mut self.body, command, dt),

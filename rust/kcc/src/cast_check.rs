@@ -4,7 +4,7 @@
 //! clear of a flat face when it already overlaps it: a capsule tested 0.4 m down onto a box
 //! floor 0.2 m below stops 6 mm inside it (Godot issue 66072, "inaccurate cast_motion"). The
 //! controller places the body where its tests end, so such an answer would sink the character
-//! into the floor for a tick. [`CheckedCasts`] wraps the body for a tick and backs each test's
+//! into the floor for a tick. [`checked_casts`] wraps the body for a tick and backs each test's
 //! travel off along its motion when the contact it reports lies deeper in the shape than the
 //! engine's margin, and undoes a floor snap that sinks the body deeper than its margins (the
 //! same cast). Answers of an engine that casts exactly (Jolt, the parry world) are never
@@ -13,6 +13,7 @@
 use glam::Vec3;
 
 use crate::body::{KinematicBody, MotionTest};
+use crate::hooked::{BodyHooks, Hooked};
 
 /// How deep (m), beyond the body's safe margin, a test may end inside the surface it reports
 /// before its travel is backed off: a tenth of a millimetre, far below what a player sees and
@@ -78,95 +79,58 @@ pub fn checked(
     }
 }
 
-/// A body whose motion tests are [`checked`] with the ball in the bottom of its shape; every
-/// other call passes through.
-pub struct CheckedCasts<'a, B: KinematicBody + ?Sized> {
-    body: &'a mut B,
+/// What [`CheckedCasts`] keeps of the body: its up, its margin and the ball in its shape.
+pub struct CastCheck {
     up: Vec3,
     margin: f32,
     ball: Ball,
 }
 
-impl<'a, B: KinematicBody + ?Sized> CheckedCasts<'a, B> {
-    /// Wraps `body` (for a tick), its shape's bottom `lift` (m) above its origin.
-    pub fn new(body: &'a mut B, lift: f32) -> Self {
-        let up = body.up_direction();
-        let margin = body.safe_margin();
-        let ball = Ball {
-            radius: Self::radius_of(body),
-            lift: lift.max(0.0),
-        };
-        Self {
-            body,
-            up,
-            margin,
-            ball,
-        }
-    }
+/// A body whose motion tests are [`checked`] with the ball in the bottom of its shape, and
+/// whose floor snaps never sink it; every other call passes through.
+pub type CheckedCasts<'a, B> = Hooked<'a, B, CastCheck>;
 
-    /// The radius of the ball in the bottom of `body`'s shape: the shape's, at most half its
-    /// height (m).
-    fn radius_of(body: &B) -> f32 {
-        let ball = body.shape_radius().min(body.shape_height() * 0.5);
-        if ball.is_finite() { ball } else { 0.0 }
-    }
+/// Wraps `body` (for a tick), its shape's bottom `lift` (m) above its origin.
+pub fn checked_casts<B: KinematicBody + ?Sized>(body: &mut B, lift: f32) -> CheckedCasts<'_, B> {
+    let hooks = CastCheck {
+        up: body.up_direction(),
+        margin: body.safe_margin(),
+        ball: Ball {
+            radius: radius_of(body),
+            lift: lift.max(0.0),
+        },
+    };
+    Hooked::new(body, hooks)
 }
 
-impl<B: KinematicBody + ?Sized> KinematicBody for CheckedCasts<'_, B> {
-    fn position(&self) -> Vec3 {
-        self.body.position()
-    }
-    fn set_position(&mut self, position: Vec3) {
-        self.body.set_position(position);
-    }
-    fn test_move(&mut self, from: Vec3, motion: Vec3) -> MotionTest {
-        let test = self.body.test_move(from, motion);
+/// The radius of the ball in the bottom of `body`'s shape: the shape's, at most half its
+/// height (m).
+fn radius_of<B: KinematicBody + ?Sized>(body: &B) -> f32 {
+    let ball = body.shape_radius().min(body.shape_height() * 0.5);
+    if ball.is_finite() { ball } else { 0.0 }
+}
+
+impl<B: KinematicBody + ?Sized> BodyHooks<B> for CastCheck {
+    fn test_move(&mut self, body: &mut B, from: Vec3, motion: Vec3) -> MotionTest {
+        let test = body.test_move(from, motion);
         checked(test, from, motion, self.up, self.ball, self.margin)
     }
-    fn move_and_slide(&mut self, velocity: Vec3, dt: f32) -> Vec3 {
-        self.body.move_and_slide(velocity, dt)
-    }
-    fn first_slide_collision(&self) -> Option<MotionTest> {
-        self.body.first_slide_collision()
-    }
-    fn is_on_floor(&self) -> bool {
-        self.body.is_on_floor()
-    }
-    fn is_on_wall(&self) -> bool {
-        self.body.is_on_wall()
-    }
-    fn floor_normal(&self) -> Vec3 {
-        self.body.floor_normal()
-    }
-    fn apply_floor_snap(&mut self) {
+
+    fn apply_floor_snap(&mut self, body: &mut B) {
         // The controller snaps where its own checked casts put the body, for the engine's floor
         // state: a snap that sinks it deeper than its margins is the same inaccurate cast, and
         // the body goes back where it was (the floor state stays the snap's).
-        let before = self.body.position();
-        self.body.apply_floor_snap();
-        let sunk = (before - self.body.position()).dot(self.up);
+        let before = body.position();
+        body.apply_floor_snap();
+        let sunk = (before - body.position()).dot(self.up);
         if sunk > 2.0 * self.margin.max(0.0) + OVERLAP_SLACK {
-            self.body.set_position(before);
+            body.set_position(before);
         }
     }
-    fn up_direction(&self) -> Vec3 {
-        self.body.up_direction()
-    }
-    fn floor_max_angle(&self) -> f32 {
-        self.body.floor_max_angle()
-    }
-    fn safe_margin(&self) -> f32 {
-        self.body.safe_margin()
-    }
-    fn shape_height(&self) -> f32 {
-        self.body.shape_height()
-    }
-    fn shape_radius(&self) -> f32 {
-        self.body.shape_radius()
-    }
-    fn set_shape_height(&mut self, height: f32) {
-        self.body.set_shape_height(height);
-        self.ball.radius = Self::radius_of(self.body);
+
+    fn set_shape_height(&mut self, body: &mut B, height: f32) {
+        body.set_shape_height(height);
+        self.ball.radius = radius_of(body);
     }
 }
 

@@ -5,7 +5,7 @@
 use glam::Vec3;
 
 use crate::body::KinematicBody;
-use crate::cast_check::CheckedCasts;
+use crate::cast_check::{CheckedCasts, checked_casts};
 use crate::climb::{Climb, climb};
 use crate::crouch::CrouchState;
 use crate::error::ConfigError;
@@ -124,7 +124,7 @@ impl Controller {
         state: &mut CharacterState,
         dt: f32,
     ) -> TickReport {
-        let body = &mut CheckedCasts::new(body, self.settings.float_height());
+        let body = &mut checked_casts(body, self.settings.float_height());
         let mut sanitized = Sanitized::default();
         let controls = Controls {
             wish: crate::sanitize::wish(input.wish_direction, &mut sanitized),
@@ -175,7 +175,7 @@ impl Controller {
         dt: f32,
     ) -> TickReport {
         let stairs = &self.settings.stairs;
-        let body = &mut CheckedCasts::new(body, self.settings.float_height());
+        let body = &mut checked_casts(body, self.settings.float_height());
         if self.settings.floats() {
             let slide = |body: &mut CheckedCasts<B>, velocity, dt| float::slide(body, velocity, dt);
             return tick::run(body, velocity, 0.0, true, dt, Sanitized::default(), slide);
@@ -225,7 +225,7 @@ impl Controller {
         let from = body.position();
         let level = is_level(body.floor_normal(), up);
         let motion = horizontal(velocity, up) * dt;
-        let body = &mut CheckedCasts::new(body, self.settings.float_height());
+        let body = &mut checked_casts(body, self.settings.float_height());
         match climb(body, &self.settings.stairs, from, motion, level, None) {
             Climb::Lifted(lift) => lift.height,
             Climb::Free | Climb::Blocked => 0.0,
@@ -262,7 +262,7 @@ impl Controller {
         };
         let travelled = horizontal(velocity, up).normalize_or_zero() * distance;
         let step = step_down(
-            &mut CheckedCasts::new(body, self.settings.float_height()),
+            &mut checked_casts(body, self.settings.float_height()),
             &self.settings.stairs,
             travelled,
         )?;

@@ -103,6 +103,7 @@ pub mod flat_base;
 pub mod float;
 pub mod floor;
 mod footing;
+pub mod hooked;
 mod intent;
 pub mod jump;
 pub mod movement;

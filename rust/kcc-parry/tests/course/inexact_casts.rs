@@ -4,6 +4,7 @@
 //! stairs or walking off a ledge, for either shape, at every rate of the course.
 
 use glam::Vec3;
+use kcc::hooked::{BodyHooks, Hooked};
 use kcc::{CharacterState, Controller, KinematicBody, MotionTest, TickInput};
 use kcc_parry::{CharacterShape, ParryBody, geometry};
 
@@ -15,19 +16,13 @@ const OVERSHOOT: f32 = 0.006;
 /// The deepest overlap a tick may leave, m: the course's `max_penetration`.
 const ALLOWED: f32 = 0.002;
 
-/// A parry body whose downward casts travel [`OVERSHOOT`] too far into what they hit, and
-/// whose floor snap sinks the body as far.
-struct Overshooting(ParryBody);
+/// Downward casts that travel [`OVERSHOOT`] too far into what they hit, and a floor snap that
+/// sinks the body as far (see [`Hooked`]).
+struct Overshooting;
 
-impl KinematicBody for Overshooting {
-    fn position(&self) -> Vec3 {
-        self.0.position()
-    }
-    fn set_position(&mut self, position: Vec3) {
-        self.0.set_position(position);
-    }
-    fn test_move(&mut self, from: Vec3, motion: Vec3) -> MotionTest {
-        let test = self.0.test_move(from, motion);
+impl BodyHooks<ParryBody> for Overshooting {
+    fn test_move(&mut self, body: &mut ParryBody, from: Vec3, motion: Vec3) -> MotionTest {
+        let test = body.test_move(from, motion);
         if test.contact.is_none() || motion.y >= 0.0 {
             return test;
         }
@@ -39,45 +34,13 @@ impl KinematicBody for Overshooting {
             contact: test.contact,
         }
     }
-    fn move_and_slide(&mut self, velocity: Vec3, dt: f32) -> Vec3 {
-        self.0.move_and_slide(velocity, dt)
-    }
-    fn first_slide_collision(&self) -> Option<MotionTest> {
-        self.0.first_slide_collision()
-    }
-    fn is_on_floor(&self) -> bool {
-        self.0.is_on_floor()
-    }
-    fn is_on_wall(&self) -> bool {
-        self.0.is_on_wall()
-    }
-    fn floor_normal(&self) -> Vec3 {
-        self.0.floor_normal()
-    }
-    fn apply_floor_snap(&mut self) {
-        self.0.apply_floor_snap();
-        if self.0.is_on_floor() {
-            let sunk = self.0.position() - Vec3::Y * OVERSHOOT;
-            self.0.set_position(sunk);
+
+    fn apply_floor_snap(&mut self, body: &mut ParryBody) {
+        body.apply_floor_snap();
+        if body.is_on_floor() {
+            let sunk = body.position() - Vec3::Y * OVERSHOOT;
+            body.set_position(sunk);
         }
-    }
-    fn up_direction(&self) -> Vec3 {
-        self.0.up_direction()
-    }
-    fn floor_max_angle(&self) -> f32 {
-        self.0.floor_max_angle()
-    }
-    fn safe_margin(&self) -> f32 {
-        self.0.safe_margin()
-    }
-    fn shape_height(&self) -> f32 {
-        self.0.shape_height()
-    }
-    fn shape_radius(&self) -> f32 {
-        self.0.shape_radius()
-    }
-    fn set_shape_height(&mut self, height: f32) {
-        self.0.set_shape_height(height);
     }
 }
 
@@ -90,10 +53,10 @@ fn stairs_world() -> std::sync::Arc<kcc_parry::World> {
     world(solids)
 }
 
-/// Walks the body at `rate` Hz with `wish` for `seconds`; returns the deepest overlap after
-/// any tick (m) and the body's end.
+/// Walks the body at `rate` Hz with `wish` for `seconds`, its engine overshooting; returns
+/// the deepest overlap after any tick (m) and the body's end.
 fn walk(
-    body: &mut Overshooting,
+    body: &mut ParryBody,
     shape: CharacterShape,
     wish: Vec3,
     rate: f32,
@@ -110,10 +73,11 @@ fn walk(
             velocity,
             crouch: false,
         };
+        let mut engine = Hooked::new(&mut *body, Overshooting);
         velocity = controller
-            .tick_with(body, &input, &mut state, 1.0 / rate)
+            .tick_with(&mut engine, &input, &mut state, 1.0 / rate)
             .velocity;
-        let depth = body.0.penetration();
+        let depth = body.penetration();
         assert!(
             depth <= ALLOWED,
             "{shape:?} at {rate} Hz: tick {tick} left the body {depth} m deep at {}",
@@ -126,17 +90,15 @@ fn walk(
 
 #[test]
 fn the_fake_engine_really_overshoots() {
-    let mut fake = Overshooting(body(
-        &world(Vec::new()),
-        capsule(),
-        Vec3::new(0.0, 0.2, 0.0),
-    ));
-    let test = fake.test_move(Vec3::new(0.0, 0.2, 0.0), Vec3::NEG_Y * 0.4);
-    fake.set_position(Vec3::new(0.0, 0.2, 0.0) + test.travel);
+    let start = Vec3::new(0.0, 0.2, 0.0);
+    let mut parry = body(&world(Vec::new()), capsule(), start);
+    let mut fake = Hooked::new(&mut parry, Overshooting);
+    let test = fake.test_move(start, Vec3::NEG_Y * 0.4);
+    fake.set_position(start + test.travel);
     assert!(
-        fake.0.penetration() > 2.0 * ALLOWED,
+        parry.penetration() > 2.0 * ALLOWED,
         "{}",
-        fake.0.penetration()
+        parry.penetration()
     );
 }
 
@@ -146,7 +108,7 @@ fn stairs_down_and_up_stay_out_of_the_floor_when_the_engine_overshoots() {
     for shape in [capsule(), cylinder()] {
         for rate in [30.0, 60.0, 144.0, 240.0] {
             let top = Vec3::new(0.0, 1.6, -4.8);
-            let mut fake = Overshooting(body(&world, shape, top));
+            let mut fake = body(&world, shape, top);
             let (_, end) = walk(&mut fake, shape, Vec3::Z, rate, 2.0);
             assert!(
                 end.z > 0.5 && end.y.abs() < 0.01,
@@ -165,8 +127,8 @@ fn walking_off_a_ledge_lands_out_of_the_floor_when_the_engine_overshoots() {
     let world = world(vec![ledge]);
     for shape in [capsule(), cylinder()] {
         for rate in [30.0, 60.0, 144.0, 240.0] {
-            let mut fake = Overshooting(body(&world, shape, Vec3::new(0.0, 0.15, 0.0)));
-            let (_, end) = walk(&mut fake, shape, Vec3::X, rate, 1.5);
+            let mut parry = body(&world, shape, Vec3::new(0.0, 0.15, 0.0));
+            let (_, end) = walk(&mut parry, shape, Vec3::X, rate, 1.5);
             assert!(
                 end.x > 3.0 && end.y.abs() < 0.01,
                 "{shape:?} {rate} Hz: {end}"

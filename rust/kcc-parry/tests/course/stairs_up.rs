@@ -2,6 +2,7 @@
 
 use crate::common::*;
 use glam::Vec3;
+use kcc::hooked::{BodyHooks, Hooked};
 use kcc::{Controller, KinematicBody};
 
 /// 10 steps of 0.3 m rise and 0.3 m run, 4 m wide, starting 1 m ahead of the body along -Z.
@@ -210,52 +211,13 @@ fn a_cylinder_on_stairs_at_80_degrees_floats_over_the_rounded_edges() {
     }
 }
 
-/// A parry body whose engine does not say its slide's first collision (the port's default):
-/// every climb probes its motion itself.
-struct Untold(kcc_parry::ParryBody);
+/// An engine that does not say its slide's first collision (the port's default): every climb
+/// probes its motion itself (see [`Hooked`]).
+struct Untold;
 
-impl KinematicBody for Untold {
-    fn position(&self) -> Vec3 {
-        self.0.position()
-    }
-    fn set_position(&mut self, position: Vec3) {
-        self.0.set_position(position);
-    }
-    fn test_move(&mut self, from: Vec3, motion: Vec3) -> kcc::MotionTest {
-        self.0.test_move(from, motion)
-    }
-    fn move_and_slide(&mut self, velocity: Vec3, dt: f32) -> Vec3 {
-        self.0.move_and_slide(velocity, dt)
-    }
-    fn is_on_floor(&self) -> bool {
-        self.0.is_on_floor()
-    }
-    fn is_on_wall(&self) -> bool {
-        self.0.is_on_wall()
-    }
-    fn floor_normal(&self) -> Vec3 {
-        self.0.floor_normal()
-    }
-    fn apply_floor_snap(&mut self) {
-        self.0.apply_floor_snap();
-    }
-    fn up_direction(&self) -> Vec3 {
-        self.0.up_direction()
-    }
-    fn floor_max_angle(&self) -> f32 {
-        self.0.floor_max_angle()
-    }
-    fn safe_margin(&self) -> f32 {
-        self.0.safe_margin()
-    }
-    fn shape_height(&self) -> f32 {
-        self.0.shape_height()
-    }
-    fn shape_radius(&self) -> f32 {
-        self.0.shape_radius()
-    }
-    fn set_shape_height(&mut self, height: f32) {
-        self.0.set_shape_height(height);
+impl BodyHooks<kcc_parry::ParryBody> for Untold {
+    fn first_slide_collision(&self, _: &kcc_parry::ParryBody) -> Option<kcc::MotionTest> {
+        None
     }
 }
 
@@ -281,7 +243,8 @@ fn a_climb_after_a_slide_into_the_riser_reads_the_slide_instead_of_probing_again
             let wish = Vec3::new(sin, 0.0, -cos);
             let start = Vec3::new(-0.9 * sin / cos, 0.001, 0.0);
             let mut told = body(&world, shape, start);
-            let mut untold = Untold(body(&world, shape, start));
+            let mut parry_untold = body(&world, shape, start);
+            let mut untold = Hooked::new(&mut parry_untold, Untold);
             let mut velocity = settle(&controller, &mut told, rate);
             let mut untold_velocity = Vec3::ZERO;
             for _ in 0..10 {
@@ -303,7 +266,7 @@ fn a_climb_after_a_slide_into_the_riser_reads_the_slide_instead_of_probing_again
             let walk = (2.4 / (speed * cos) + 0.5) * rate;
             for tick in 0..walk as u32 {
                 let before = told.position();
-                let (q, q_untold) = (told.queries(), untold.0.queries());
+                let (q, q_untold) = (told.queries(), untold.body.queries());
                 let report = controller.tick(&mut told, &input(velocity), 1.0 / rate);
                 velocity = report.velocity;
                 let q = told.queries() - q;
@@ -311,7 +274,7 @@ fn a_climb_after_a_slide_into_the_riser_reads_the_slide_instead_of_probing_again
                     // Up to the first step both bodies make the same moves.
                     let other = controller.tick(&mut untold, &input(untold_velocity), 1.0 / rate);
                     untold_velocity = other.velocity;
-                    let q_untold = untold.0.queries() - q_untold;
+                    let q_untold = untold.body.queries() - q_untold;
                     if let Some(a) = report.stepped {
                         let b = other.stepped.unwrap_or(0.0);
                         // The same climb, within the engines' margins.
