@@ -151,6 +151,10 @@ pub fn demo(
         .map(|(name, (runs, passed))| format!("{name} {passed} of {runs}"))
         .collect();
     println!("runs passed: {}", passed.join(", "));
+    println!(
+        "(each controller over the checks it can have: the exact count of `stepped` signals and \
+         the queries at a step are ours alone)"
+    );
     let summary = Summary {
         kcc: counts[0],
         peers: kinds[1..]
