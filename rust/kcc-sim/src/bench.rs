@@ -12,6 +12,7 @@ use crate::course;
 use crate::rapier::RapierMover;
 use crate::run::{self, Command, ControllerKind, KccMover, Mover};
 use crate::scenario::Scenario;
+use crate::tape;
 
 /// Tick rate of the crowd, Hz.
 pub const CROWD_RATE: f64 = 60.0;
@@ -44,7 +45,7 @@ impl Cost {
 }
 
 /// The commands of every tick of `scenario` at `rate` Hz, for `ticks` ticks.
-fn commands(scenario: &Scenario, rate: f64, ticks: u64) -> Vec<Command> {
+pub(crate) fn commands(scenario: &Scenario, rate: f64, ticks: u64) -> Vec<Command> {
     (0..ticks)
         .map(|i| {
             scenario.input_at(i as f64 / rate).map_or(
@@ -143,6 +144,33 @@ fn crowd_of(kind: ControllerKind, scenarios: &[Scenario], n: usize) -> Result<Cr
         .collect()
 }
 
+/// The line on the core alone: every scenario's recorded parry answers replayed to the
+/// controller (see [`crate::tape`]), its time a tick, its allocations a tick and its share of
+/// `with_world` (ns: our controller's time in the parry world on the same course).
+fn core_alone(scenarios: &[Scenario], repeats: u32, with_world: u64) -> String {
+    let (mut ticks, mut nanos, mut allocations, mut diverged) = (0u64, 0u64, Some(0u64), 0);
+    for scenario in scenarios {
+        let cost = tape::replay(scenario, &tape::record(scenario), repeats);
+        ticks += cost.ticks;
+        nanos += cost.nanos;
+        allocations = allocations.zip(cost.allocations).map(|(a, b)| a + b);
+        diverged += usize::from(cost.diverged);
+    }
+    let per_tick = nanos as f64 / 1000.0 / ticks.max(1) as f64;
+    let allocated = allocations.map_or("not counted in this program".to_string(), |a| {
+        format!("{:.3} allocations a tick", a as f64 / ticks.max(1) as f64)
+    });
+    let mut line = format!(
+        "core alone (each run's parry answers replayed, no world): {per_tick:.2} us/tick, \
+         {allocated}, {:.0} % of kcc's time with its world",
+        100.0 * nanos as f64 / with_world.max(1) as f64
+    );
+    if diverged > 0 {
+        line += &format!(" ({diverged} replays diverged: not the runs' time)");
+    }
+    line
+}
+
 /// Runs the benchmark on the scenarios in `dir` and prints the results. Errors are messages for
 /// the user.
 pub fn bench(dir: &Path, options: &BenchOptions) -> Result<(), String> {
@@ -204,6 +232,7 @@ pub fn bench(dir: &Path, options: &BenchOptions) -> Result<(), String> {
         );
     }
     println!("{line} ({all_ticks} ticks each)");
+    println!("{}", core_alone(&scenarios, options.repeats, ours));
 
     let n = options.characters;
     println!();

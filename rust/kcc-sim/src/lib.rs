@@ -30,5 +30,6 @@ pub mod rapier;
 pub mod report;
 pub mod run;
 pub mod scenario;
+pub mod tape;
 pub mod trace;
 pub mod web;

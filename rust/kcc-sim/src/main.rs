@@ -316,6 +316,10 @@ const NO_JOLT: &str = "--controller jolt: this kcc-sim was built without Jolt; b
     `cargo build --release -p kcc-sim --features jolt` (needs CMake 3.20 or newer: `pip install \
     cmake`), or run it as scripts/kcc-sim.sh, which does both";
 
+/// Counts allocations, for `bench`'s line on the core alone.
+#[global_allocator]
+static ALLOCATOR: kcc_sim::tape::CountingAllocator = kcc_sim::tape::CountingAllocator;
+
 /// Exit code: every check passed.
 const PASSED: u8 = 0;
 /// Exit code: a check failed.
