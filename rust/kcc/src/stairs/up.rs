@@ -435,7 +435,11 @@ fn land<B: KinematicBody + ?Sized>(
             landing = tread;
         } else {
             on_edge = true;
-            tread_height = Some(vertical(tread.position - start, up));
+            // The edge holds the body at the tread's height only when the tread is level with
+            // it: a slope rising past the edge (a ramp slab stepped onto from its side) is
+            // higher there than the edge under the body.
+            tread_height =
+                is_level(tread.contact.normal, up).then(|| vertical(tread.position - start, up));
         }
     }
     let rim = vertical(landing.contact.point - landing.position, up) <= 2.0 * body.safe_margin();
