@@ -107,6 +107,9 @@ func _run(ops: Array) -> Dictionary:
 func _scene(scene: Dictionary) -> Dictionary:
 	if _world != null:
 		_world.free()
+		# One physics step between the old scene and the new: Godot Physics answers queries
+		# in a scene built in the frame the last one was freed in wrongly (a wall missed).
+		await get_tree().physics_frame
 	var rate := maxi(1, roundi(scene["tick_rate"]))
 	Engine.physics_ticks_per_second = rate
 	# The new rate takes effect a few frames later.

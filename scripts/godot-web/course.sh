@@ -6,11 +6,9 @@
 # number of ticks), each with its own Chromium. A run spends most of its time waiting for round
 # trips to the browser, so they share two cores well (the four Jolt runs took 13.5 minutes in a
 # clean-clone CI run, where two runs one after the other took about 20).
-# Prints each run's output in order, then exits 1 if a run on Jolt failed (a failed check of
-# ours). The Godot Physics runs are compared with scenarios/godot-physics-known-failures.txt and
-# reported, not required: on Godot Physics a run's result can depend on what the same Godot ran
-# before it (wall_slide at 240 Hz passes alone and in a run of every rate, and failed 24 mm deep
-# in CI's run of every file at 240 Hz alone), so a difference is shown, not judged.
+# Prints each run's output in order, then exits 1 if a run failed: on Jolt a failed check of
+# ours; on Godot Physics a run that fails and is not in scenarios/godot-physics-known-failures.txt,
+# or a listed run that passes (`--known-failures`).
 # Needs scripts/godot-web/setup.sh first; extra arguments go to every run.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
@@ -40,14 +38,6 @@ for i in "${!pids[@]}"; do
   wait "${pids[$i]}" || status=$?
   printf '\n-- %s (exit %s)\n' "${names[$i]}" "$status"
   cat "$logs/${names[$i]}.log"
-  case "${names[$i]}" in
-    godot-physics-*)
-      # A failed check (exit 1) is reported; a world that did not run (exit 2) fails.
-      [ "$status" -le 1 ] || failed=1
-      [ "$status" -eq 0 ] ||
-        echo "(Godot Physics: reported, not required; see scenarios/godot-physics-known-failures.txt)"
-      ;;
-    *) [ "$status" -eq 0 ] || failed=1 ;;
-  esac
+  [ "$status" -eq 0 ] || failed=1
 done
 exit "$failed"
