@@ -83,9 +83,13 @@ pub(crate) fn climb<B: KinematicBody + ?Sized>(
     // drop after the lift would find the floor, where the slide left it.
     let margin = body.safe_margin().max(0.0);
     let at_edge = step.past_obstacle < margin && slid >= flat.length() * (1.0 - WALK_SHARE);
-    if (rounded || over) && step.past_obstacle < 0.0 || rounded && at_edge {
+    if (rounded || over) && step.past_obstacle < -margin || rounded && at_edge {
         // The probe found the step beyond this tick's motion (or its edge at its end): the
-        // slide makes the move, and a later tick climbs.
+        // slide makes the move, and a later tick climbs. Not when the step is less than the
+        // safe margin beyond it: the slide keeps that margin from the riser and cannot take
+        // the body nearer (a body starting from rest against a riser, whose first ticks move
+        // less than the margin, would stand there; on Godot Physics, whose slide stops dead
+        // against two walls, for good).
         return Climb::Free;
     }
     let (lifted, ahead) = lift_to(body, from, direction, &step, rounded, over, beyond);

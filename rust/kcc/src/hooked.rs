@@ -14,6 +14,11 @@ pub trait BodyHooks<B: KinematicBody + ?Sized> {
         body.test_move(from, motion)
     }
 
+    /// [`KinematicBody::move_and_slide`] of `body`: the velocity after the slide, m/s.
+    fn move_and_slide(&mut self, body: &mut B, velocity: Vec3, dt: f32) -> Vec3 {
+        body.move_and_slide(velocity, dt)
+    }
+
     /// [`KinematicBody::first_slide_collision`] of `body`.
     fn first_slide_collision(&self, body: &B) -> Option<MotionTest> {
         body.first_slide_collision()
@@ -56,7 +61,7 @@ impl<B: KinematicBody + ?Sized, H: BodyHooks<B>> KinematicBody for Hooked<'_, B,
         self.hooks.test_move(self.body, from, motion)
     }
     fn move_and_slide(&mut self, velocity: Vec3, dt: f32) -> Vec3 {
-        self.body.move_and_slide(velocity, dt)
+        self.hooks.move_and_slide(self.body, velocity, dt)
     }
     fn first_slide_collision(&self) -> Option<MotionTest> {
         self.hooks.first_slide_collision(self.body)

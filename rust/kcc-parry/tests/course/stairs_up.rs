@@ -403,3 +403,91 @@ fn a_capsule_held_on_the_edge_it_climbed_probes_for_the_next_riser_before_tellin
         );
     }
 }
+
+/// A slide that stops dead against a wall, as Godot Physics' `move_and_slide` does when it
+/// meets a wall twice in one slide (its guard against jitter in corners), counting a wall
+/// within the safe margin as met (Godot reports the contacts of its recovery): the velocity
+/// after it is zero whenever the body ends with a wall within the margin ahead, and a slide
+/// that went no further than the margin is taken back (Godot cancels such a motion).
+struct StopsDeadAtWalls;
+
+impl BodyHooks<kcc_parry::ParryBody> for StopsDeadAtWalls {
+    fn move_and_slide(&mut self, body: &mut kcc_parry::ParryBody, velocity: Vec3, dt: f32) -> Vec3 {
+        let start = body.position();
+        let after = body.move_and_slide(velocity, dt);
+        let ahead = Vec3::new(velocity.x, 0.0, velocity.z).normalize_or_zero();
+        let margin = body.safe_margin();
+        if !body.test_move(body.position(), ahead * margin).collided() {
+            return after;
+        }
+        if (body.position() - start).length() <= margin {
+            body.set_position(start);
+        }
+        Vec3::ZERO
+    }
+
+    /// The contact of the slide's recovery, not of its motion: nothing a climb can read.
+    fn first_slide_collision(&self, _body: &kcc_parry::ParryBody) -> Option<kcc::MotionTest> {
+        None
+    }
+}
+
+/// A flat-bottomed body at rest so near a riser that a slide by its first ticks' motion ends
+/// within the safe margin of it (and is taken back) climbs on its first ticks of walking: on
+/// Godot Physics a cylinder starting the spiral
+/// staircase there at 240 Hz stood still for 100 ticks, its climb put off to a later tick
+/// that never came (the step lay 0.4 mm beyond each tick's motion, the slide zeroed the speed).
+#[test]
+fn a_body_at_rest_a_hair_from_a_riser_climbs_when_it_walks() {
+    let world = rounded_stairs(2, 0.2, 0.3, 4.0, 0.0);
+    let cube = kcc_parry::CharacterShape::Box {
+        size: Vec3::new(0.8, 1.8, 0.8),
+    };
+    // Flat bottoms, whose sides meet the riser (a capsule's round bottom meets its edge
+    // further on).
+    for shape in [cylinder(), cube] {
+        for rate in [60.0, 144.0, 240.0] {
+            // The riser's face is at z = -1; the body's front 1.3 mm from it (margin: 1 mm).
+            let mut body = body(&world, shape, Vec3::new(0.0, 0.0, -0.6 + 0.0013));
+            let controller = Controller::new(settings(2.0)).unwrap();
+            let mut state = kcc::CharacterState::default();
+            let mut velocity = Vec3::ZERO;
+            // Standing: ticks of no input first.
+            for _ in 0..10 {
+                let input = kcc::TickInput {
+                    velocity,
+                    ..kcc::TickInput::default()
+                };
+                let mut engine = Hooked::new(&mut body, StopsDeadAtWalls);
+                velocity = controller
+                    .tick_with(&mut engine, &input, &mut state, 1.0 / rate)
+                    .velocity;
+            }
+            let mut climbed_at = None;
+            for tick in 0..(rate * 0.25) as usize {
+                let input = kcc::TickInput {
+                    wish_direction: Vec3::NEG_Z,
+                    velocity,
+                    ..kcc::TickInput::default()
+                };
+                let mut engine = Hooked::new(&mut body, StopsDeadAtWalls);
+                let report = controller.tick_with(&mut engine, &input, &mut state, 1.0 / rate);
+                velocity = report.velocity;
+                if body.position().y > 0.15 {
+                    climbed_at = Some(tick);
+                    break;
+                }
+            }
+            let climbed_at = climbed_at.unwrap_or_else(|| {
+                panic!(
+                    "{shape:?} at {rate} Hz never climbed: at {}",
+                    body.position()
+                )
+            });
+            assert!(
+                climbed_at <= 2,
+                "{shape:?} at {rate} Hz climbed on tick {climbed_at}"
+            );
+        }
+    }
+}
