@@ -4,7 +4,9 @@ extends Node3D
 ## the oracle calls the page's `kccRpc` (a synchronous XMLHttpRequest to kcc-sim) with its
 ## reply to the last command and gets the next command back. A command is a list of operations
 ## (build a scene, the port's calls, an overlap measure, a batch of test moves); the reply has
-## one result per operation and the body's state after the last one.
+## one result per operation, the body's state after the last one, and the time Godot spent in
+## the port's calls (`physics_usec`, Godot's clock: what those calls cost a game, without the
+## oracle's own work of packing results).
 ##
 ## The loop runs inside a physics frame (after `await physics_frame`), so Godot's
 ## move_and_slide uses the physics delta, as it does in a game's _physics_process.
@@ -56,23 +58,28 @@ func _hello() -> Dictionary:
 
 func _run(ops: Array) -> Dictionary:
 	var results := []
+	var physics_usec := 0
 	for op: Dictionary in ops:
 		if _port == null and op["op"] != "scene":
 			return {"error": "op %s before the first scene" % op["op"]}
+		var began := Time.get_ticks_usec()
 		match op["op"]:
 			"scene":
 				results.append(await _scene(op["scene"]))
 			"set_position":
 				_port.set_position(SceneBuilder.vec3(op["position"]))
+				physics_usec += Time.get_ticks_usec() - began
 				results.append(null)
 			"test_move":
 				var found := _port.test_move(
 					SceneBuilder.vec3(op["from"]), SceneBuilder.vec3(op["motion"])
 				)
+				physics_usec += Time.get_ticks_usec() - began
 				results.append(_plain(found))
 			"move_and_slide":
 				var velocity := _port.move_and_slide(SceneBuilder.vec3(op["velocity"]), op["dt"])
 				var first := _port.first_slide_collision()
+				physics_usec += Time.get_ticks_usec() - began
 				results.append(
 					{
 						"velocity": _array(velocity),
@@ -81,9 +88,11 @@ func _run(ops: Array) -> Dictionary:
 				)
 			"apply_floor_snap":
 				_port.apply_floor_snap()
+				physics_usec += Time.get_ticks_usec() - began
 				results.append(null)
 			"set_shape_height":
 				_port.set_shape_height(op["height"])
+				physics_usec += Time.get_ticks_usec() - began
 				results.append(null)
 			"overlap":
 				results.append(_overlap())
@@ -100,7 +109,7 @@ func _run(ops: Array) -> Dictionary:
 				results.append(found_all)
 			_:
 				return {"error": "unknown op %s" % op["op"]}
-	return {"results": results, "state": _state()}
+	return {"results": results, "state": _state(), "physics_usec": physics_usec}
 
 
 ## Replaces the world, sets the tick rate and waits until Godot's physics delta follows it.

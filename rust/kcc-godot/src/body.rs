@@ -99,6 +99,11 @@ impl<'a> GodotBody<'a> {
         self.session.round_trips()
     }
 
+    /// Time Godot spent in the port's calls of the session so far, by its own clock, us.
+    pub fn physics_usec(&self) -> u64 {
+        self.session.physics_usec()
+    }
+
     /// The body's state as of the last answer.
     pub fn state(&self) -> &BodyState {
         &self.state

@@ -294,6 +294,10 @@ pub struct Reply {
     pub state: Option<BodyState>,
     /// Set when the oracle refused the command.
     pub error: Option<String>,
+    /// Time Godot spent in the command's calls of the port (moves, tests, snaps, placements),
+    /// by Godot's own clock, us: what those calls cost a game, without the oracle's packing.
+    #[serde(default)]
+    pub physics_usec: u64,
 }
 
 /// Result of [`Op::Scene`].

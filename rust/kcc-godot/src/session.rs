@@ -61,6 +61,8 @@ pub struct GodotSession {
     hello: Hello,
     timeouts: Timeouts,
     round_trips: u64,
+    /// Time Godot spent in the port's calls so far, us (see [`Reply::physics_usec`]).
+    physics_usec: u64,
     log_checked: usize,
     broken: bool,
 }
@@ -119,6 +121,7 @@ impl GodotSession {
             },
             timeouts,
             round_trips: 0,
+            physics_usec: 0,
             log_checked: 0,
             broken: false,
         };
@@ -179,6 +182,12 @@ impl GodotSession {
         self.round_trips
     }
 
+    /// Time Godot spent in the port's calls so far, by its own clock, us (see
+    /// [`Reply::physics_usec`]).
+    pub fn physics_usec(&self) -> u64 {
+        self.physics_usec
+    }
+
     /// The browser's process id (its process group's too).
     pub fn browser_pid(&self) -> u32 {
         self.browser.pid()
@@ -227,6 +236,7 @@ impl GodotSession {
                 ops.len()
             )));
         }
+        self.physics_usec += reply.physics_usec;
         self.broken = false;
         Ok(reply)
     }

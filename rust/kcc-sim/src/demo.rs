@@ -155,6 +155,14 @@ pub fn demo(
         "(each controller over the checks it can have: the exact count of `stepped` signals and \
          the queries at a step are ours alone)"
     );
+    let at_rates: Vec<&Outcome> = outcomes
+        .iter()
+        .flatten()
+        .filter(|o| rates.contains(&o.run.tick_rate))
+        .collect();
+    if let Some(cost) = report::godot_cost(&at_rates) {
+        println!("{cost}");
+    }
     let summary = Summary {
         kcc: counts[0],
         peers: kinds[1..]

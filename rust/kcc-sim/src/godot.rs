@@ -296,6 +296,10 @@ impl Mover for GodotMover<'_> {
         Some(self.body.round_trips())
     }
 
+    fn godot_physics_us(&self) -> Option<u64> {
+        Some(self.body.physics_usec())
+    }
+
     fn failure(&mut self) -> Option<String> {
         self.failure.take()
     }

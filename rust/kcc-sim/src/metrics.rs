@@ -72,6 +72,12 @@ pub struct Metrics {
     pub queries_per_tick: Option<Spread>,
     /// Round trips to the engine per tick (Godot world only).
     pub round_trips_per_tick: Option<Spread>,
+    /// Median time Godot spent in the port's calls of a tick, by Godot's own clock, us (Godot
+    /// world only): the controller's physics cost inside a game. The median, as the first
+    /// ticks of a scene pay for warming up (tens of ms).
+    pub godot_physics_us_median: Option<f64>,
+    /// The same over the ticks with a step (up or down), us.
+    pub godot_physics_us_step_median: Option<f64>,
     /// How Godot's own state of the body followed the controller (Godot world only).
     pub godot_state: Option<GodotState>,
     /// Median wall time of one tick, ns.
@@ -195,6 +201,12 @@ pub fn measure(scenario: &Scenario, run: &Run) -> Metrics {
         .iter()
         .map(|t| t.round_trips.map(|q| q as f64))
         .collect();
+    let physics_us: Vec<u64> = ticks.iter().filter_map(|t| t.godot_physics_us).collect();
+    let step_physics_us: Vec<u64> = ticks
+        .iter()
+        .filter(|t| t.stepped.is_some())
+        .filter_map(|t| t.godot_physics_us)
+        .collect();
 
     Metrics {
         ticks: ticks.len(),
@@ -223,7 +235,20 @@ pub fn measure(scenario: &Scenario, run: &Run) -> Metrics {
         camera_max_change,
         queries_per_tick: queries.and_then(Spread::of),
         round_trips_per_tick: round_trips.and_then(Spread::of),
+        godot_physics_us_median: median(physics_us),
+        godot_physics_us_step_median: median(step_physics_us),
         godot_state: GodotState::of(run),
         ns_per_tick_median: nanos.get(nanos.len() / 2).copied().unwrap_or(0),
+    }
+}
+
+/// The median of `values` (the mean of the middle two for an even count), `None` when empty.
+fn median(mut values: Vec<u64>) -> Option<f64> {
+    values.sort_unstable();
+    let n = values.len();
+    match n {
+        0 => None,
+        _ if n % 2 == 1 => Some(values[n / 2] as f64),
+        _ => Some((values[n / 2 - 1] + values[n / 2]) as f64 / 2.0),
     }
 }

@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use crate::checks::{self, Check};
 use crate::metrics::{self, Metrics, Spread};
-use crate::run::Run;
+use crate::run::{ControllerKind, Run};
 use crate::scenario::Scenario;
 
 /// A run with what it measured and how its checks went.
@@ -99,6 +99,10 @@ impl Outcome {
             "highest": m.highest,
             "queries_per_tick": queries,
             "round_trips_per_tick": round_trips,
+            "godot_physics_us": m.godot_physics_us_median.map(|all| json!({
+                "median": all,
+                "step_tick_median": m.godot_physics_us_step_median,
+            })),
             "godot_state": godot_state,
             "ns_per_tick": { "median": m.ns_per_tick_median },
         })
@@ -256,8 +260,58 @@ fn summary(controller: &str, world: &str, runs: &[&Outcome]) -> String {
         .fold(0.0, f64::max);
     format!(
         "summary {controller} ({world} world): {passed} of {} runs passed; queries {queries}; \
-         on stairs: speed ratio {ratio}, largest camera move in a tick {camera:.3} m{}",
+         on stairs: speed ratio {ratio}, largest camera move in a tick {camera:.3} m{}{}",
         runs.len(),
-        floor_agreement(runs)
+        floor_agreement(runs),
+        godot_physics_time(runs)
     )
+}
+
+/// The median over `runs` of a per-run median time (us), `None` when no run has one.
+fn median_of(runs: &[&Outcome], of: impl Fn(&Outcome) -> Option<f64>) -> Option<f64> {
+    let mut values: Vec<f64> = runs.iter().filter_map(|o| of(o)).collect();
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    (n > 0).then(|| (values[(n - 1) / 2] + values[n / 2]) / 2.0)
+}
+
+/// The summary's words on the time Godot spent in the port's calls (see
+/// [`crate::metrics::Metrics::godot_physics_us_median`]): the median run's median tick, and
+/// its median step tick; nothing outside the Godot world.
+fn godot_physics_time(runs: &[&Outcome]) -> String {
+    let Some(tick) = median_of(runs, |o| o.metrics.godot_physics_us_median) else {
+        return String::new();
+    };
+    let step = median_of(runs, |o| o.metrics.godot_physics_us_step_median)
+        .map_or(String::new(), |us| format!(", {us:.0} us on a step tick"));
+    format!("; physics calls inside Godot (its clock, medians) {tick:.0} us a tick{step}")
+}
+
+/// What our controller's physics calls cost inside Godot next to Godot's plain body's, from
+/// the runs of both in the Godot world (medians by Godot's own clock, see
+/// [`crate::metrics::Metrics::godot_physics_us_median`]): on `flat_ground` (every rate) ours
+/// over plain, and our step ticks over a plain tick on the same stairs files. `None` without
+/// runs of both.
+pub fn godot_cost(outcomes: &[&Outcome]) -> Option<String> {
+    let of = |kind: ControllerKind, flat: bool| -> Vec<&Outcome> {
+        outcomes
+            .iter()
+            .copied()
+            .filter(|o| o.run.controller == kind && (o.run.scenario == "flat_ground") == flat)
+            .collect()
+    };
+    let tick = |o: &Outcome| o.metrics.godot_physics_us_median;
+    let flat_ours = median_of(&of(ControllerKind::Kcc, true), tick)?;
+    let flat_plain = median_of(&of(ControllerKind::Plain, true), tick)?;
+    let step_ours = median_of(&of(ControllerKind::Kcc, false), |o| {
+        o.metrics.godot_physics_us_step_median
+    })?;
+    let tick_plain = median_of(&of(ControllerKind::Plain, false), tick)?;
+    Some(format!(
+        "physics calls inside Godot (Godot's own clock, medians): on flat ground ours {flat_ours:.0} \
+         us a tick, Godot's plain body {flat_plain:.0} us ({:.2} x); on a step tick ours \
+         {step_ours:.0} us, a plain body's tick on the same files {tick_plain:.0} us ({:.1} x)",
+        flat_ours / flat_plain,
+        step_ours / tick_plain
+    ))
 }

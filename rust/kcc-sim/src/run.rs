@@ -151,6 +151,11 @@ pub trait Mover {
     fn round_trips(&self) -> Option<u64> {
         None
     }
+    /// Time Godot spent in the port's calls so far, by Godot's own clock, us (Godot world
+    /// only): what the controller's physics calls cost inside a game.
+    fn godot_physics_us(&self) -> Option<u64> {
+        None
+    }
     /// What stopped the mover, if something did (a Godot world that stopped answering); the
     /// run ends with this error.
     fn failure(&mut self) -> Option<String> {
@@ -436,6 +441,10 @@ pub struct TickRecord {
     pub queries: Option<u64>,
     /// Round trips to the engine during the tick (Godot world only).
     pub round_trips: Option<u64>,
+    /// Time Godot spent in the port's calls of the tick, by its own clock, us (Godot world
+    /// only; a placement at a tick's end may be sent, and counted, with the next tick's first
+    /// call).
+    pub godot_physics_us: Option<u64>,
     /// Godot's own state after the tick (Godot world only).
     pub godot: Option<GodotTick>,
     /// Wall time of the controller's tick, ns.
@@ -554,6 +563,7 @@ pub fn record(
         };
         let queries_before = mover.queries();
         let trips_before = mover.round_trips();
+        let physics_before = mover.godot_physics_us();
         let clock = Instant::now();
         let moved = mover.tick(&command, dt as f32);
         let nanos = clock.elapsed().as_nanos() as u64;
@@ -566,6 +576,10 @@ pub fn record(
         }
         let queries = mover.queries().zip(queries_before).map(|(a, b)| a - b);
         let round_trips = mover.round_trips().zip(trips_before).map(|(a, b)| a - b);
+        let godot_physics_us = mover
+            .godot_physics_us()
+            .zip(physics_before)
+            .map(|(a, b)| a - b);
         let stepped = mover.stepped();
         if let Some(dy) = stepped {
             camera.on_step(dy);
@@ -587,6 +601,7 @@ pub fn record(
             penetration: mover.penetration(),
             queries,
             round_trips,
+            godot_physics_us,
             godot: mover.body_state(),
             nanos,
             command,

@@ -246,6 +246,16 @@ fn the_course_passes_on_godot_with_its_state_in_the_json() {
         );
         // Penetration is Jolt's own overlap: below a millimetre or so.
         assert!(row["max_penetration"].as_f64().unwrap() < 0.002, "{row}");
+        // Godot timed the port's calls with its own clock: a tick of one move_and_slide takes
+        // some microseconds (not nothing, not the round trip's milliseconds); a step tick of
+        // several calls takes longer than the median tick.
+        let physics = &row["godot_physics_us"];
+        let tick = physics["median"].as_f64().unwrap();
+        assert!((1.0..2000.0).contains(&tick), "{row}");
+        if row["scenario"] == "jolt_stairs" {
+            let step = physics["step_tick_median"].as_f64().unwrap();
+            assert!(step > tick, "{row}");
+        }
     }
 }
 
