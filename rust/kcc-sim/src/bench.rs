@@ -171,7 +171,69 @@ fn core_alone(scenarios: &[Scenario], repeats: u32, with_world: u64) -> String {
     line
 }
 
-/// Runs the benchmark on the scenarios in `dir` and prints the results. Errors are messages for
+/// The per-scenario table of [`bench`] and the course's totals: our time (ns), each peer's
+/// (ns, in [`ControllerKind::PEERS`] order), the ticks of each, and the worst scenario against
+/// each peer (its name and our time over the peer's).
+struct CourseCost {
+    rows: Vec<String>,
+    ours: u64,
+    theirs: Vec<u64>,
+    ticks: u64,
+    worst: Vec<(String, f64)>,
+}
+
+/// Measures every scenario with our controller and each peer (the fastest of `repeats` runs).
+fn course_cost(scenarios: &[Scenario], repeats: u32) -> Result<CourseCost, String> {
+    let peers = ControllerKind::PEERS;
+    let mut total = CourseCost {
+        rows: Vec::new(),
+        ours: 0,
+        theirs: vec![0; peers.len()],
+        ticks: 0,
+        worst: vec![(String::new(), 0.0); peers.len()],
+    };
+    for scenario in scenarios {
+        let kcc = cost(scenario, ControllerKind::Kcc, repeats);
+        let mut row = format!(
+            "{:<24} {:>6} {:>12.2}",
+            scenario.name,
+            kcc.ticks,
+            kcc.micros_per_tick()
+        );
+        for (i, peer) in peers.iter().enumerate() {
+            let cost = cost(scenario, *peer, repeats);
+            let ratio = kcc.nanos as f64 / cost.nanos.max(1) as f64;
+            row += &format!(" {:>14.2} {ratio:>11.2}", cost.micros_per_tick());
+            total.theirs[i] += cost.nanos;
+            if ratio > total.worst[i].1 {
+                total.worst[i] = (scenario.name.clone(), ratio);
+            }
+        }
+        let run = run::run(scenario, ControllerKind::Kcc, scenario.tick_rate)?;
+        let queries = crate::metrics::measure(scenario, &run)
+            .queries_per_tick
+            .map_or("-".to_string(), |q| format!("{:.2} / {}", q.mean, q.max));
+        total.rows.push(format!("{row} {queries:>16}"));
+        total.ours += kcc.nanos;
+        total.ticks += kcc.ticks;
+    }
+    Ok(total)
+}
+
+/// The time of a tick of `n` characters at once (ns) for our controller and then each peer.
+fn crowd_cost(scenarios: &[Scenario], n: usize, ticks: u32) -> Result<Vec<f64>, String> {
+    let commands: Vec<Vec<Command>> = scenarios
+        .iter()
+        .map(|s| commands(s, CROWD_RATE, s.ticks(CROWD_RATE)))
+        .collect();
+    std::iter::once(ControllerKind::Kcc)
+        .chain(ControllerKind::PEERS.iter().copied())
+        .map(|kind| Ok(crowd(&mut crowd_of(kind, scenarios, n)?, &commands, ticks)))
+        .collect()
+}
+
+/// Runs the benchmark on the scenarios in `dir` and prints the results: the ratios first,
+/// then the table of every scenario and the times behind the ratios. Errors are messages for
 /// the user.
 pub fn bench(dir: &Path, options: &BenchOptions) -> Result<(), String> {
     let scenarios = course::load_all(dir)?;
@@ -179,7 +241,29 @@ pub fn bench(dir: &Path, options: &BenchOptions) -> Result<(), String> {
         eprintln!("note: a debug build; measure with `cargo run --release -p kcc-sim -- bench`");
     }
     let peers = ControllerKind::PEERS;
+    let n = options.characters;
+    let course = course_cost(&scenarios, options.repeats)?;
+    let alone = core_alone(&scenarios, options.repeats, course.ours);
+    let crowd = crowd_cost(&scenarios, n, options.crowd_ticks)?;
 
+    println!(
+        "Ratios (kcc over each peer, each controller in its own world, measured in this run):"
+    );
+    for (i, peer) in peers.iter().enumerate() {
+        let name = peer.name();
+        let (worst, ratio) = &course.worst[i];
+        println!(
+            "  kcc/{name}: course {:.2}, {n} characters at once {:.2}, worst scenario {worst} {ratio:.2}",
+            course.ours as f64 / course.theirs[i].max(1) as f64,
+            crowd[0] / crowd[i + 1].max(1.0),
+        );
+    }
+    println!("  {alone}");
+    println!(
+        "  (inside Godot, ours over Godot's plain body by Godot's own clock: `kcc-sim demo --world godot`)"
+    );
+
+    println!();
     println!(
         "Per-tick cost on the course, each scenario at its own tick rate, fastest of {} runs:",
         options.repeats.max(1)
@@ -194,74 +278,29 @@ pub fn bench(dir: &Path, options: &BenchOptions) -> Result<(), String> {
         );
     }
     println!("{header} {:>16}", "kcc queries/tick");
-    let (mut ours, mut all_ticks) = (0u64, 0u64);
-    let mut theirs = vec![0u64; peers.len()];
-    for scenario in &scenarios {
-        let kcc = cost(scenario, ControllerKind::Kcc, options.repeats);
-        let mut row = format!(
-            "{:<24} {:>6} {:>12.2}",
-            scenario.name,
-            kcc.ticks,
-            kcc.micros_per_tick()
-        );
-        for (peer, total) in peers.iter().zip(theirs.iter_mut()) {
-            let cost = cost(scenario, *peer, options.repeats);
-            row += &format!(
-                " {:>14.2} {:>11.2}",
-                cost.micros_per_tick(),
-                kcc.nanos as f64 / cost.nanos.max(1) as f64
-            );
-            *total += cost.nanos;
-        }
-        let run = run::run(scenario, ControllerKind::Kcc, scenario.tick_rate)?;
-        let queries = crate::metrics::measure(scenario, &run)
-            .queries_per_tick
-            .map_or("-".to_string(), |q| format!("{:.2} / {}", q.mean, q.max));
-        println!("{row} {queries:>16}");
-        ours += kcc.nanos;
-        all_ticks += kcc.ticks;
+    for row in &course.rows {
+        println!("{row}");
     }
-    let per_tick = |nanos: u64| nanos as f64 / 1000.0 / all_ticks.max(1) as f64;
-    let mut line = format!("course: kcc {:.2} us/tick", per_tick(ours));
-    for (peer, total) in peers.iter().zip(&theirs) {
-        let name = peer.name();
-        line += &format!(
-            ", {name} {:.2} us/tick, ratio kcc/{name} {:.2}",
-            per_tick(*total),
-            ours as f64 / (*total).max(1) as f64
-        );
+    let per_tick = |nanos: u64| nanos as f64 / 1000.0 / course.ticks.max(1) as f64;
+    let mut line = format!("course: kcc {:.2} us/tick", per_tick(course.ours));
+    for (peer, total) in peers.iter().zip(&course.theirs) {
+        line += &format!(", {} {:.2} us/tick", peer.name(), per_tick(*total));
     }
-    println!("{line} ({all_ticks} ticks each)");
-    println!("{}", core_alone(&scenarios, options.repeats, ours));
+    println!("{line} ({} ticks each)", course.ticks);
 
-    let n = options.characters;
-    println!();
     println!(
         "{n} characters moving at once on the course ({} scenarios in turn), {} ticks at {CROWD_RATE} Hz, one thread:",
         scenarios.len(),
         options.crowd_ticks
     );
-    let commands: Vec<Vec<Command>> = scenarios
-        .iter()
-        .map(|s| commands(s, CROWD_RATE, s.ticks(CROWD_RATE)))
-        .collect();
-    let mut ticks = Vec::new();
-    for kind in std::iter::once(ControllerKind::Kcc).chain(peers.iter().copied()) {
-        let mut movers = crowd_of(kind, &scenarios, n)?;
-        let nanos = crowd(&mut movers, &commands, options.crowd_ticks);
+    let kinds = std::iter::once(ControllerKind::Kcc).chain(peers.iter().copied());
+    for (kind, nanos) in kinds.zip(&crowd) {
         println!(
             "{:<7} {:>9.3} ms per tick ({:.2} us per character)",
             kind.name(),
             nanos / 1e6,
             nanos / 1000.0 / n.max(1) as f64
         );
-        ticks.push(nanos);
     }
-    let ratios: Vec<String> = peers
-        .iter()
-        .zip(&ticks[1..])
-        .map(|(peer, nanos)| format!("kcc/{} {:.2}", peer.name(), ticks[0] / nanos.max(1.0)))
-        .collect();
-    println!("ratio {}", ratios.join(", "));
     Ok(())
 }

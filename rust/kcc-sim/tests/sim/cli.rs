@@ -406,3 +406,47 @@ fn known_failures_pass_only_when_exactly_the_listed_runs_fail() {
         text(&out.stderr)
     );
 }
+
+/// `kcc-sim bench` prints its ratios first (ours over each peer on the course, in a crowd and
+/// on the worst scenario, and the core alone), then the table of every scenario.
+#[test]
+fn bench_prints_the_ratios_first_then_every_scenario() {
+    let dir = folder("bench");
+    scenario(&dir, "walk_a", "max_airborne_ticks = 0");
+    scenario(&dir, "walk_b", "max_airborne_ticks = 0");
+    let out = kcc_sim(&[
+        "bench",
+        "--scenarios",
+        dir.to_str().unwrap(),
+        "--repeats",
+        "1",
+        "--characters",
+        "3",
+        "--ticks",
+        "2",
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", text(&out.stderr));
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert!(lines[0].starts_with("Ratios"), "{stdout}");
+    for peer in ControllerKind::PEERS {
+        let name = peer.name();
+        let line = lines
+            .iter()
+            .position(|l| l.trim_start().starts_with(&format!("kcc/{name}: course ")))
+            .unwrap_or_else(|| panic!("no ratio for {name}: {stdout}"));
+        assert!(line < 4, "{stdout}");
+        assert!(lines[line].contains("3 characters at once"), "{stdout}");
+        assert!(lines[line].contains("worst scenario walk_"), "{stdout}");
+    }
+    assert!(
+        lines[1..5].iter().any(|l| l.contains("core alone")),
+        "{stdout}"
+    );
+    let table = lines
+        .iter()
+        .position(|l| l.starts_with("scenario "))
+        .unwrap();
+    assert!(lines[table + 1].starts_with("walk_a"), "{stdout}");
+    assert!(lines[table + 2].starts_with("walk_b"), "{stdout}");
+}
