@@ -180,11 +180,13 @@ pub fn evaluate(scenario: &Scenario, run: &Run, metrics: &Metrics) -> Vec<Check>
         ));
     }
     if let Some(limit) = expect.max_step_tick_queries {
-        // Only runs whose controller counts its queries (ours): the peers' are not counted.
-        // A run without a step has nothing to measure (`None`), and a budget at a step it
-        // never took proves nothing: it fails. The budget is a move's: a tick split into
-        // sub-steps (a low tick rate) makes one move per sub-step.
-        if run.ticks.iter().all(|t| t.queries.is_some()) {
+        // Our controller's budget at a step: the peers' queries are not counted, and Godot's
+        // plain body, whose calls the Godot world counts, never steps. A run without a step
+        // has nothing to measure (`None`), and a budget at a step it never took proves
+        // nothing: it fails. The budget is a move's: a tick split into sub-steps (a low tick
+        // rate) makes one move per sub-step.
+        let counted = run.ticks.iter().all(|t| t.queries.is_some());
+        if counted && run.controller == ControllerKind::Kcc {
             let most = run
                 .ticks
                 .iter()

@@ -369,4 +369,16 @@ fn godots_plain_body_walks_the_flat_and_cannot_climb_a_step_in_the_parry_world()
     let end = stairs.ticks.last().unwrap().position;
     assert!(end.y < 0.01 && end.z > -1.41, "ended at {end}");
     assert!(stairs.ticks.iter().all(|t| t.stepped.is_none()));
+    // Its calls are counted, but the query budget at a step and the exact count of `stepped`
+    // signals are our controller's alone: they do not judge it (ours has both).
+    let ours = run::run(named("stairs_020"), ControllerKind::Kcc, 60.0).unwrap();
+    let names = |outcome: &Outcome| -> Vec<String> {
+        outcome.checks.iter().map(|c| c.name.to_string()).collect()
+    };
+    let plain = names(&Outcome::new(named("stairs_020"), stairs));
+    let kcc = names(&Outcome::new(named("stairs_020"), ours));
+    for ours_alone in ["max_step_tick_queries", "steps_per_riser"] {
+        assert!(kcc.iter().any(|n| n == ours_alone), "{kcc:?}");
+        assert!(!plain.iter().any(|n| n == ours_alone), "{plain:?}");
+    }
 }
