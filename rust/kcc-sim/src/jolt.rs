@@ -20,17 +20,22 @@
 //!
 //! The static solids are Jolt static bodies: boxes and hulls with the convex radius the parry
 //! world gives them (the scenario's `shape_margin`, as Godot's Jolt does), meshes as triangle
-//! meshes. Moving platforms stand still where they start, as in Rapier's world. Each scenario
-//! gets a world of its own; [`JoltWorld`] lets many characters share one (they do not collide
-//! with each other).
+//! meshes. Moving platforms are kinematic bodies that Jolt moves (`MoveKinematic`, then a
+//! physics step, each tick to where the scenario's motion has them at the tick's end), and the
+//! character rides them as Jolt's own character sample does: its velocity for the tick is the
+//! ground's velocity (`GetGroundVelocity`, what it stands on at the contact) plus the velocity
+//! our movement model asks for. Each scenario gets a world of its own; [`JoltWorld`] lets many
+//! characters share one (they do not collide with each other, and its platforms stand still
+//! where they start: one character's tick must not move them for the others).
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use glam::Vec3;
+use kcc_parry::PlatformMotion;
 use kcc_parry::{CharacterShape, Primitive, World};
 use oxijolt::{
-    BodySettings, CharacterId, CharacterSettings, ExtendedUpdateSettings, GroundState,
+    BodyId, BodySettings, CharacterId, CharacterSettings, ExtendedUpdateSettings, GroundState,
     PhysicsWorld, QueryFilter, RVec3, Shape, WorldSettings,
 };
 
@@ -41,13 +46,35 @@ use crate::scenario::Scenario;
 /// A Jolt world holding a scenario's solids as static bodies, shared by the characters in it.
 pub type JoltWorld = Rc<RefCell<PhysicsWorld>>;
 
-/// A Jolt world holding the solids of `world` as static bodies, its broad phase optimised for
-/// queries. The error names the solid Jolt refused.
+/// A moving platform as a kinematic Jolt body: its body, its box's centre (m) and orientation
+/// at time 0, and its motion.
+struct PlatformBody {
+    id: BodyId,
+    center: Vec3,
+    rotation: glam::Quat,
+    motion: PlatformMotion,
+}
+
+/// A Jolt world holding the solids of `world` as static bodies (its platforms too: they stand
+/// still), its broad phase optimised for queries. The error names the solid Jolt refused.
 pub fn world(world: &World) -> Result<JoltWorld, String> {
-    // Characters query the world; nothing is stepped, so one worker thread is enough.
+    build(world, false).map(|(physics, _)| physics)
+}
+
+/// [`world`], with the platforms (boxes) as kinematic bodies when `moving`, returned with
+/// their motions.
+fn build(world: &World, moving: bool) -> Result<(JoltWorld, Vec<PlatformBody>), String> {
+    // Characters query the world and only the platforms' steps move anything: one worker
+    // thread is enough.
     let mut physics = PhysicsWorld::new(WorldSettings::default().worker_threads(1))
         .map_err(|e| format!("Jolt world: {e}"))?;
+    let mut platforms = Vec::new();
     for (index, solid) in world.solids().iter().enumerate() {
+        let motion = world
+            .platforms()
+            .iter()
+            .find(|p| p.index == index && moving)
+            .map(|p| p.motion);
         let radius = solid.convex_radius();
         let refused = |e: &dyn std::fmt::Display| format!("Jolt refused solid {index}: {e}");
         let (shape, settings) = match solid.primitive() {
@@ -58,10 +85,16 @@ pub fn world(world: &World) -> Result<JoltWorld, String> {
             } => {
                 let shape = Shape::new_box_with_convex_radius((*size * 0.5).into(), radius)
                     .map_err(|e| refused(&e))?;
-                let settings = BodySettings::new_static()
-                    .position(RVec3::from(*center))
-                    .rotation((*rotation).into());
-                (shape, settings)
+                let settings = match motion {
+                    Some(_) => BodySettings::new_kinematic(),
+                    None => BodySettings::new_static(),
+                };
+                (
+                    shape,
+                    settings
+                        .position(RVec3::from(*center))
+                        .rotation((*rotation).into()),
+                )
             }
             Primitive::Hull { points } => {
                 let points: Vec<_> = points.iter().map(|p| (*p).into()).collect();
@@ -76,12 +109,26 @@ pub fn world(world: &World) -> Result<JoltWorld, String> {
                 (shape, BodySettings::new_static())
             }
         };
-        physics
+        let id = physics
             .create_body(&shape, &settings)
             .map_err(|e| refused(&e))?;
+        if let (
+            Some(motion),
+            Primitive::Cuboid {
+                center, rotation, ..
+            },
+        ) = (motion, solid.primitive())
+        {
+            platforms.push(PlatformBody {
+                id,
+                center: *center,
+                rotation: *rotation,
+                motion,
+            });
+        }
     }
     physics.optimize_broad_phase();
-    Ok(Rc::new(RefCell::new(physics)))
+    Ok((Rc::new(RefCell::new(physics)), platforms))
 }
 
 /// Jolt's `CharacterVirtual` moving the scenario's character.
@@ -93,12 +140,18 @@ pub struct Jolt {
     character: CharacterId,
     update: ExtendedUpdateSettings,
     gravity: Vec3,
+    /// The platforms this character's ticks move (none in a shared world).
+    platforms: Vec<PlatformBody>,
+    /// Time at the end of the last tick, s.
+    time: f64,
 }
 
 impl JoltMover {
     /// The scenario's character at its start, in a Jolt world of its own.
     pub fn new(scenario: &Scenario) -> Self {
-        let engine = world(&scenario.world).and_then(|physics| Jolt::new(scenario, physics));
+        let engine = build(&scenario.world, true).and_then(|(physics, platforms)| {
+            Jolt::new(scenario, physics).map(|jolt| Jolt { platforms, ..jolt })
+        });
         Self::with_engine(scenario, engine)
     }
 
@@ -136,7 +189,35 @@ impl Jolt {
             character,
             update,
             gravity: Vec3::NEG_Y * settings.gravity.gravity,
+            platforms: Vec::new(),
+            time: 0.0,
         })
+    }
+
+    /// Moves every platform to where its motion has it at the end of a tick of `dt` (s), by a
+    /// physics step: Jolt gives each the velocity that takes it there, which the character
+    /// reads as its ground's velocity in the next tick.
+    fn move_platforms(&mut self, dt: f32) -> Result<(), String> {
+        self.time += f64::from(dt);
+        if self.platforms.is_empty() {
+            return Ok(());
+        }
+        let physics = &mut *self.physics.borrow_mut();
+        for platform in &self.platforms {
+            let pose = platform.motion.placement(self.time);
+            let center = pose.translation + pose.rotation * platform.center.as_dvec3();
+            let rotation = (pose.rotation * platform.rotation.as_dquat()).as_quat();
+            physics
+                .body_mut(platform.id)
+                .and_then(|mut body| {
+                    body.move_kinematic(RVec3::from(center.as_vec3()), rotation.into(), dt)
+                })
+                .map_err(|e| format!("Jolt platform: {e}"))?;
+        }
+        physics
+            .step(dt)
+            .map(|_| ())
+            .map_err(|e| format!("Jolt step: {e}"))
     }
 }
 
@@ -175,12 +256,33 @@ fn create(scenario: &Scenario, physics: &mut PhysicsWorld) -> Result<CharacterId
 
 impl Engine for Jolt {
     fn move_body(&mut self, position: Vec3, velocity: Vec3, dt: f32) -> EngineMove {
+        let moved = self.update(position, velocity, dt)?;
+        self.move_platforms(dt)?;
+        Ok(moved)
+    }
+
+    fn moves_platforms(&self) -> bool {
+        !self.platforms.is_empty()
+    }
+}
+
+impl Jolt {
+    /// Jolt's `ExtendedUpdate` of the character from `position` (m) with `velocity` (m/s) and
+    /// its ground's velocity, for `dt` (s): the translation (m) and whether it stands.
+    fn update(&mut self, position: Vec3, velocity: Vec3, dt: f32) -> EngineMove {
         let physics = &mut *self.physics.borrow_mut();
         let jolt = |e: oxijolt::CharacterError| format!("Jolt: {e}");
+        // What it stands on carries it, as in Jolt's character sample.
+        let standing = physics.character(self.character).map_err(jolt)?;
+        let ground: Vec3 = if standing.ground_state() == GroundState::OnGround {
+            standing.ground_velocity().into()
+        } else {
+            Vec3::ZERO
+        };
         physics
             .character_mut(self.character)
             .map_err(jolt)?
-            .set_linear_velocity(velocity.into())
+            .set_linear_velocity((velocity + ground).into())
             .map_err(jolt)?;
         physics
             .update_character(

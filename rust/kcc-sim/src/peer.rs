@@ -79,6 +79,12 @@ pub trait Engine {
     /// translation it made (m) and whether it ends standing on walkable floor. The error says
     /// why the engine refused (the run ends with it).
     fn move_body(&mut self, position: Vec3, velocity: Vec3, dt: f32) -> EngineMove;
+
+    /// The engine moves the scenario's platforms (their motions, tick by tick); otherwise they
+    /// stand still where they start, and the body is measured against them there.
+    fn moves_platforms(&self) -> bool {
+        false
+    }
 }
 
 /// A peer controller fed our movement model's velocities, measured with our geometry.
@@ -131,6 +137,9 @@ impl<E: Engine> Mover for PeerMover<E> {
         match moved {
             Ok((translation, grounded)) => {
                 self.observer.moved(translation, self.grounded);
+                if self.engine.as_ref().is_ok_and(|e| e.moves_platforms()) {
+                    self.observer.advance(dt);
+                }
                 self.position += translation;
                 self.grounded = grounded;
                 self.jumps.end(grounded, dt);
@@ -179,6 +188,8 @@ impl<E: Engine> Mover for PeerMover<E> {
 /// slopes and overlaps are read as our controller would see them.
 pub(crate) struct Observer {
     probe: ParryBody,
+    /// Time of the platforms' places in the probe's world, s.
+    time: f64,
     reach: f32,
     /// The last tick's move, m, and whether it began on the floor.
     last_move: (Vec3, bool),
@@ -198,10 +209,18 @@ impl Observer {
         .expect("validated body settings");
         Self {
             probe,
+            time: 0.0,
             reach: character.controller.stairs.max_step_height.max(0.1),
             last_move: (Vec3::ZERO, false),
             slope: 0.0,
         }
+    }
+
+    /// Moves the platforms of the probe's world on by a tick of `dt` (s), as the engine moved
+    /// its own.
+    pub(crate) fn advance(&mut self, dt: f32) {
+        self.time += f64::from(dt);
+        self.probe.set_time(self.time);
     }
 
     /// Records a tick's move: `translation` (m), begun on the floor or not (`was_grounded`).

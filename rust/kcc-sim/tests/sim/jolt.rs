@@ -1,6 +1,7 @@
 //! Jolt's `CharacterVirtual` as a peer: with the feature `jolt` it runs the whole public course
 //! at every rate, and its settings are mapped (it climbs stairs, stands on flat ground, stops
-//! at a riser too high for its step); without it, asking for it says so in one line.
+//! at a riser too high for its step, rides moving platforms); without it, asking for it says so
+//! in one line.
 
 #[cfg(feature = "jolt")]
 mod with_jolt {
@@ -70,6 +71,23 @@ mod with_jolt {
                 "flat_ground at {rate} Hz"
             );
             assert!(jolt("wall_slide", rate).passed(), "wall_slide at {rate} Hz");
+        }
+    }
+
+    /// Platforms are kinematic bodies that Jolt moves, and the character rides them by its
+    /// ground's velocity, as in Jolt's character sample: it stays on a platform carrying it
+    /// along and on a turning disc (each file checks where the ride ends).
+    #[test]
+    fn jolt_rides_moving_platforms_by_its_grounds_velocity() {
+        for rate in DEMO_RATES {
+            for name in ["platform_ride", "rotating_disc"] {
+                let outcome = jolt(name, rate);
+                assert!(
+                    outcome.passed(),
+                    "{name} at {rate} Hz: {:?}",
+                    outcome.checks
+                );
+            }
         }
     }
 }
