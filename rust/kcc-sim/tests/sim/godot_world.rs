@@ -374,6 +374,17 @@ fn godot_physics_answers_when_asked_and_the_output_says_so() {
     assert_eq!(rows[0]["passed"], true);
 }
 
+/// The JSON rows of `kcc-sim ARGS --json` (run cleanly, see `kcc_sim_cleanly`), after
+/// checking that it exited with `code`.
+fn json_rows(args: &[&str], code: i32) -> Vec<serde_json::Value> {
+    let mut args = args.to_vec();
+    args.push("--json");
+    let out = kcc_sim_cleanly(&args, &[]);
+    assert_eq!(out.status.code(), Some(code), "{}", text(&out.stderr));
+    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    rows.as_array().unwrap().clone()
+}
+
 /// On Godot Physics a scene built in the same physics frame as the old one was freed was
 /// answered wrongly (wall_slide at 240 Hz ended 24 mm inside the wall right after another
 /// file at that rate): the oracle now lets a physics step pass between the two. The same file
@@ -384,27 +395,14 @@ fn godot_physics_runs_a_file_the_same_after_another_at_the_same_rate() {
         return;
     }
     let wall_slide = "scenarios/wall_slide.toml";
-    let out = kcc_sim_cleanly(
-        &[
-            "run",
-            wall_slide,
-            wall_slide,
-            "--tick-rate",
-            "240",
-            "--world",
-            "godot",
-            "--physics",
-            "godot",
-            "--json",
-        ],
-        &[],
+    let rates = ["--tick-rate", "240"];
+    let world = ["--world", "godot", "--physics", "godot"];
+    let rows = json_rows(
+        &[&["run", wall_slide, wall_slide][..], &rates, &world].concat(),
+        0,
     );
-    let message = text(&out.stderr);
-    assert_eq!(out.status.code(), Some(0), "{message}");
-    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let rows = rows.as_array().unwrap();
     assert_eq!(rows.len(), 2);
-    for row in rows {
+    for row in &rows {
         assert_eq!(row["passed"], true, "{row}");
         assert!(row["max_penetration"].as_f64().unwrap() < 0.002, "{row}");
     }
@@ -416,28 +414,19 @@ fn godots_plain_body_walks_in_the_godot_world_and_stops_at_the_first_riser() {
     if !godot_available("godots_plain_body_walks_in_the_godot_world_and_stops_at_the_first_riser") {
         return;
     }
-    let out = kcc_sim_cleanly(
-        &[
-            "run",
-            "scenarios/flat_ground.toml",
-            "scenarios/stairs_020.toml",
-            "--tick-rate",
-            "60",
-            "--world",
-            "godot",
-            "--controller",
-            "plain",
-            "--json",
-        ],
-        &[],
-    );
-    let message = text(&out.stderr);
+    let files = ["scenarios/flat_ground.toml", "scenarios/stairs_020.toml"];
+    let options = [
+        "--tick-rate",
+        "60",
+        "--world",
+        "godot",
+        "--controller",
+        "plain",
+    ];
     // The plain body cannot climb: the stairs fail, so the run does too.
-    assert_eq!(out.status.code(), Some(1), "{message}");
-    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let rows = rows.as_array().unwrap();
+    let rows = json_rows(&[&["run"][..], &files, &options].concat(), 1);
     assert_eq!(rows.len(), 2);
-    for row in rows {
+    for row in &rows {
         assert_eq!(row["controller"], "plain");
         assert_eq!(row["world"], "godot");
         assert_eq!(row["physics"], "jolt");
