@@ -15,6 +15,10 @@
 //! - the supporting volume is Jolt's sample character's: contacts less than the shape's radius
 //!   above its bottom can support it;
 //! - gravity (pressing on what the character stands on) is our gravity setting;
+//! - crouching swaps the shape for one of the crouch's height (keeping its bottom), as Jolt's
+//!   character sample does with `SetShape`: standing up only when the standing shape overlaps
+//!   nothing by more than [`STAND_UP_SLOP`]; the character is made anew with the other shape
+//!   (oxijolt has no `SetShape`), and steps by the crouch's step height while crouched;
 //! - everything else keeps Jolt's defaults, the 2 cm `character_padding` among them: the shape
 //!   floats that far above the floor, as Rapier's keeps its own offset.
 //!
@@ -42,6 +46,12 @@ use oxijolt::{
 use crate::godot::CHARACTER_SHAPE_MARGIN;
 use crate::peer::{Engine, EngineMove, PeerMover};
 use crate::scenario::Scenario;
+use oxijolt::CollideShape;
+
+/// How deep (m) the standing shape may overlap what is around a crouched character for it to
+/// stand up: Jolt's sample allows 1.5 times its penetration slop (2 cm), a touch without
+/// overlap is what we allow.
+pub const STAND_UP_SLOP: f32 = 0.001;
 
 /// A Jolt world holding a scenario's solids as static bodies, shared by the characters in it.
 pub type JoltWorld = Rc<RefCell<PhysicsWorld>>;
@@ -142,6 +152,10 @@ pub struct Jolt {
     gravity: Vec3,
     /// The platforms this character's ticks move (none in a shared world).
     platforms: Vec<PlatformBody>,
+    /// The character's standing shape, its crouched shape, and its floor max angle, rad.
+    shapes: (CharacterShape, CharacterShape, f32),
+    /// Step heights up and down, m: standing, and crouched.
+    steps: [(Vec3, Vec3); 2],
     /// Time at the end of the last tick, s.
     time: f64,
 }
@@ -165,25 +179,42 @@ impl JoltMover {
 impl Jolt {
     /// The scenario's character at its start in `physics`, with its contacts there read.
     fn new(scenario: &Scenario, physics: JoltWorld) -> Result<Self, String> {
-        let character = create(scenario, &mut physics.borrow_mut())?;
+        let body = &scenario.character.body;
+        let start = scenario.start.position;
+        let character = create(
+            &mut physics.borrow_mut(),
+            body.shape,
+            body.floor_max_angle,
+            start,
+        )?;
         let settings = scenario.character.controller;
         let stairs = settings.stairs;
-        let up = Vec3::Y * stairs.max_step_height;
-        let step_up = if stairs.step_up_enabled {
-            up
-        } else {
-            Vec3::ZERO
+        let steps = |height: f32| {
+            let up = Vec3::Y * height;
+            let step_up = if stairs.step_up_enabled {
+                up
+            } else {
+                Vec3::ZERO
+            };
+            let step_down = if stairs.step_down_enabled {
+                -up
+            } else {
+                Vec3::ZERO
+            };
+            (step_up, step_down)
         };
-        let step_down = if stairs.step_down_enabled {
-            -up
-        } else {
-            Vec3::ZERO
-        };
+        let steps = [
+            steps(stairs.max_step_height),
+            steps(settings.while_crouched().stairs.max_step_height),
+        ];
         let update = ExtendedUpdateSettings::default()
-            .walk_stairs_step_up(step_up.into())
-            .stick_to_floor_step_down(step_down.into())
+            .walk_stairs_step_up(steps[0].0.into())
+            .stick_to_floor_step_down(steps[0].1.into())
             .walk_stairs_min_step_forward(stairs.min_step_forward)
             .walk_stairs_step_forward_test(stairs.step_forward_test);
+        let crouched = body
+            .shape
+            .with_height(settings.crouch.height.min(body.shape.height()));
         Ok(Self {
             physics,
             character,
@@ -191,7 +222,28 @@ impl Jolt {
             gravity: Vec3::NEG_Y * settings.gravity.gravity,
             platforms: Vec::new(),
             time: 0.0,
+            shapes: (body.shape, crouched, body.floor_max_angle),
+            steps,
         })
+    }
+
+    /// True when the standing shape, its bottom at the character's place, overlaps nothing by
+    /// more than [`STAND_UP_SLOP`].
+    fn standing_fits(&self) -> Result<bool, String> {
+        let physics = self.physics.borrow();
+        let character = physics
+            .character(self.character)
+            .map_err(|e| format!("Jolt: {e}"))?;
+        let standing = self.shapes.0;
+        let (shape, _) = jolt_shape(standing)?;
+        let centre = Vec3::from(character.position()) + Vec3::Y * standing.height() * 0.5;
+        let query = CollideShape::new(&shape, RVec3::from(centre), glam::Quat::IDENTITY.into());
+        let hits = physics
+            .collide_shape(&query, &QueryFilter::new())
+            .map_err(|e| format!("Jolt: {e}"))?;
+        Ok(hits
+            .iter()
+            .all(|hit| hit.penetration_depth <= STAND_UP_SLOP))
     }
 
     /// Moves every platform to where its motion has it at the end of a tick of `dt` (s), by a
@@ -221,11 +273,9 @@ impl Jolt {
     }
 }
 
-/// Creates the scenario's character in `physics` at its start and reads its contacts there.
-fn create(scenario: &Scenario, physics: &mut PhysicsWorld) -> Result<CharacterId, String> {
-    let body = &scenario.character.body;
-    let half_height = body.shape.height() * 0.5;
-    let (shape, radius) = match body.shape {
+/// Jolt's shape for a character `shape`, centred, and the radius of its supporting volume, m.
+fn jolt_shape(shape: CharacterShape) -> Result<(Shape, f32), String> {
+    let (shape, radius) = match shape {
         CharacterShape::Capsule { radius, height } if height * 0.5 > radius => {
             (Shape::new_capsule(height * 0.5 - radius, radius), radius)
         }
@@ -240,11 +290,24 @@ fn create(scenario: &Scenario, physics: &mut PhysicsWorld) -> Result<CharacterId
         ),
     };
     let shape = shape.map_err(|e| format!("Jolt refused the character's shape: {e}"))?;
+    Ok((shape, radius))
+}
+
+/// Creates a character of `shape` with the floor max angle `max_slope` (rad) in `physics`, its
+/// bottom at `position` (m), and reads its contacts there.
+fn create(
+    physics: &mut PhysicsWorld,
+    shape: CharacterShape,
+    max_slope: f32,
+    position: Vec3,
+) -> Result<CharacterId, String> {
+    let half_height = shape.height() * 0.5;
+    let (shape, radius) = jolt_shape(shape)?;
     let settings = CharacterSettings::new(&shape)
         .shape_offset((Vec3::Y * half_height).into())
-        .max_slope_angle(body.floor_max_angle)
+        .max_slope_angle(max_slope)
         .supporting_volume(Vec3::Y.into(), -radius);
-    let start = RVec3::from(scenario.start.position);
+    let start = RVec3::from(position);
     let id = physics
         .create_character(&settings, start, glam::Quat::IDENTITY.into())
         .map_err(|e| format!("Jolt refused the character: {e}"))?;
@@ -263,6 +326,43 @@ impl Engine for Jolt {
 
     fn moves_platforms(&self) -> bool {
         !self.platforms.is_empty()
+    }
+
+    fn set_crouched(&mut self, wanted: bool, _position: Vec3) -> bool {
+        let swapped = (wanted || self.standing_fits().unwrap_or(false))
+            .then(|| self.swap_shape(wanted))
+            .and_then(Result::ok);
+        // Crouched afterwards: as asked when the swap was made, and still crouched otherwise
+        // (a failed crouch leaves the body standing).
+        swapped.map_or(!wanted, |()| wanted)
+    }
+}
+
+impl Jolt {
+    /// Makes the character anew with its crouched (`crouched`) or standing shape, where it is
+    /// and moving as it moves, and sets the step heights that go with it.
+    fn swap_shape(&mut self, crouched: bool) -> Result<(), String> {
+        let physics = &mut *self.physics.borrow_mut();
+        let jolt = |e: oxijolt::CharacterError| format!("Jolt: {e}");
+        let old = physics.character(self.character).map_err(jolt)?;
+        let (position, velocity): (Vec3, Vec3) =
+            (old.position().into(), old.linear_velocity().into());
+        let (standing, crouching, max_slope) = self.shapes;
+        let shape = if crouched { crouching } else { standing };
+        let id = create(physics, shape, max_slope, position)?;
+        physics.remove_character(self.character).map_err(jolt)?;
+        self.character = id;
+        physics
+            .character_mut(id)
+            .map_err(jolt)?
+            .set_linear_velocity(velocity.into())
+            .map_err(jolt)?;
+        let (up, down) = self.steps[usize::from(crouched)];
+        self.update = self
+            .update
+            .walk_stairs_step_up(up.into())
+            .stick_to_floor_step_down(down.into());
+        Ok(())
     }
 }
 

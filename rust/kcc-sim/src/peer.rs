@@ -80,6 +80,14 @@ pub trait Engine {
     /// why the engine refused (the run ends with it).
     fn move_body(&mut self, position: Vec3, velocity: Vec3, dt: f32) -> EngineMove;
 
+    /// Crouches (`wanted`) or stands up, the body's bottom at `position` (m), changing the
+    /// shape to the crouch's height and back as the engine's users do; standing up only where
+    /// the standing shape fits. Returns whether the body is crouched afterwards. An engine
+    /// without it never crouches.
+    fn set_crouched(&mut self, _wanted: bool, _position: Vec3) -> bool {
+        false
+    }
+
     /// The engine moves the scenario's platforms (their motions, tick by tick); otherwise they
     /// stand still where they start, and the body is measured against them there.
     fn moves_platforms(&self) -> bool {
@@ -95,6 +103,7 @@ pub struct PeerMover<E> {
     position: Vec3,
     velocity: Vec3,
     grounded: bool,
+    crouched: bool,
     jumps: JumpState,
     observer: Observer,
 }
@@ -109,6 +118,7 @@ impl<E: Engine> PeerMover<E> {
             position: scenario.start.position,
             velocity: scenario.start.velocity,
             grounded: false,
+            crouched: false,
             jumps: JumpState::default(),
             observer: Observer::new(scenario),
         }
@@ -121,8 +131,24 @@ impl<E: Engine> Mover for PeerMover<E> {
     }
 
     fn tick(&mut self, command: &Command, dt: f32) -> Moved {
+        if command.crouch != self.crouched
+            && let Ok(engine) = &mut self.engine
+        {
+            self.crouched = engine.set_crouched(command.crouch, self.position);
+            let height = if self.crouched {
+                self.settings.crouch.height
+            } else {
+                self.observer.standing_height
+            };
+            self.observer.probe.set_shape_height(height);
+        }
+        let settings = if self.crouched {
+            self.settings.while_crouched()
+        } else {
+            self.settings
+        };
         let wish = wish(
-            &self.settings,
+            &settings,
             command,
             self.velocity,
             self.grounded,
@@ -149,7 +175,7 @@ impl<E: Engine> Mover for PeerMover<E> {
                     real_velocity: translation / dt,
                     on_floor: grounded,
                     stair_moved: false,
-                    crouched: false,
+                    crouched: self.crouched,
                     substeps: 1,
                 }
             }
@@ -160,7 +186,7 @@ impl<E: Engine> Mover for PeerMover<E> {
                     real_velocity: Vec3::ZERO,
                     on_floor: self.grounded,
                     stair_moved: false,
-                    crouched: false,
+                    crouched: self.crouched,
                     substeps: 1,
                 }
             }
@@ -188,6 +214,8 @@ impl<E: Engine> Mover for PeerMover<E> {
 /// slopes and overlaps are read as our controller would see them.
 pub(crate) struct Observer {
     probe: ParryBody,
+    /// Height of the body's standing shape, m (the probe's while the peer stands).
+    standing_height: f32,
     /// Time of the platforms' places in the probe's world, s.
     time: f64,
     reach: f32,
@@ -208,6 +236,7 @@ impl Observer {
         )
         .expect("validated body settings");
         Self {
+            standing_height: character.body.shape.height(),
             probe,
             time: 0.0,
             reach: character.controller.stairs.max_step_height.max(0.1),

@@ -1,6 +1,6 @@
 //! Jolt's `CharacterVirtual` as a peer: with the feature `jolt` it runs the whole public course
 //! at every rate, and its settings are mapped (it climbs stairs, stands on flat ground, stops
-//! at a riser too high for its step, rides moving platforms); without it, asking for it says so
+//! at a riser too high for its step, rides moving platforms, crouches); without it, asking for it says so
 //! in one line.
 
 #[cfg(feature = "jolt")]
@@ -71,6 +71,28 @@ mod with_jolt {
                 "flat_ground at {rate} Hz"
             );
             assert!(jolt("wall_slide", rate).passed(), "wall_slide at {rate} Hz");
+        }
+    }
+
+    /// Crouching swaps Jolt's shape for the crouch's (as its sample's `SetShape`), walks at the
+    /// crouch's speed under a low bar, and stands up only once the standing shape fits: each
+    /// file checks where the body ends, its speed, that it never overlaps the bar and whether
+    /// it is crouched at the end.
+    #[test]
+    fn jolt_crouches_under_a_bar_and_stands_up_only_where_it_fits() {
+        for rate in DEMO_RATES {
+            for name in [
+                "crouch_under_bar",
+                "crouch_stays_under_bar",
+                "crouch_stand_after_bar",
+            ] {
+                let outcome = jolt(name, rate);
+                assert!(
+                    outcome.passed(),
+                    "{name} at {rate} Hz: {:?}",
+                    outcome.checks
+                );
+            }
         }
     }
 
