@@ -8,13 +8,16 @@
 //! floor. The velocity carried to the next tick is, horizontally, the movement model's own (the
 //! desired velocity, as Rapier's examples drive it: Rapier returns a translation, not a slid
 //! velocity); vertically, zero on the floor, Rapier's rise when a jump was cut short by a
-//! ceiling, and our gravity otherwise.
+//! ceiling, and our gravity otherwise. Crouching changes the collider's shape to the crouch's
+//! height (its bottom kept) and the autostep to the crouch's step height; standing up changes
+//! it back only when a cast of the crouched shape up by the height it grows meets nothing.
 
 use std::rc::Rc;
 
 use glam::Vec3;
 use kcc_parry::CharacterShape;
 use rapier3d::control::{CharacterAutostep, CharacterLength, KinematicCharacterController};
+use rapier3d::parry::query::ShapeCastOptions;
 use rapier3d::prelude::{PhysicsWorld, Pose, SharedShape};
 
 use crate::course;
@@ -30,6 +33,21 @@ pub struct Rapier {
     controller: KinematicCharacterController,
     shape: SharedShape,
     half_height: f32,
+    /// The standing shape and the crouched one, and the step heights that go with each, m.
+    shapes: [(CharacterShape, f32); 2],
+}
+
+/// Rapier's shape for a character `shape`, centred.
+fn rapier_shape(shape: CharacterShape) -> SharedShape {
+    match shape {
+        CharacterShape::Capsule { radius, height } => {
+            SharedShape::capsule_y((height * 0.5 - radius).max(0.0), radius)
+        }
+        CharacterShape::Cylinder { radius, height } => SharedShape::cylinder(height * 0.5, radius),
+        CharacterShape::Box { size } => {
+            SharedShape::cuboid(size.x * 0.5, size.y * 0.5, size.z * 0.5)
+        }
+    }
 }
 
 impl RapierMover {
@@ -58,22 +76,18 @@ impl RapierMover {
             min_slope_slide_angle: floor_max_angle,
             ..KinematicCharacterController::default()
         };
-        let shape = match character.body.shape {
-            CharacterShape::Capsule { radius, height } => {
-                SharedShape::capsule_y((height * 0.5 - radius).max(0.0), radius)
-            }
-            CharacterShape::Cylinder { radius, height } => {
-                SharedShape::cylinder(height * 0.5, radius)
-            }
-            CharacterShape::Box { size } => {
-                SharedShape::cuboid(size.x * 0.5, size.y * 0.5, size.z * 0.5)
-            }
-        };
+        let standing = character.body.shape;
+        let settings = character.controller;
+        let crouched = standing.with_height(settings.crouch.height.min(standing.height()));
         let engine = Rapier {
             physics,
             controller,
-            shape,
-            half_height: character.body.shape.height() * 0.5,
+            shape: rapier_shape(standing),
+            half_height: standing.height() * 0.5,
+            shapes: [
+                (standing, stairs.max_step_height),
+                (crouched, settings.while_crouched().stairs.max_step_height),
+            ],
         };
         Self::with_engine(scenario, Ok(engine))
     }
@@ -92,5 +106,35 @@ impl Engine for Rapier {
             |_| {},
         );
         Ok((moved.translation, moved.grounded))
+    }
+
+    fn set_crouched(&mut self, wanted: bool, position: Vec3) -> bool {
+        if !wanted {
+            let ((standing, _), (crouched, _)) = (self.shapes[0], self.shapes[1]);
+            let grow = standing.height() - crouched.height();
+            let pose = Pose::from_translation(position + Vec3::Y * self.half_height);
+            let options = ShapeCastOptions {
+                max_time_of_impact: 1.0,
+                ..ShapeCastOptions::default()
+            };
+            let queries = self.physics.query_pipeline();
+            let up = Vec3::Y * grow.max(0.0);
+            if queries
+                .cast_shape(&pose, up, self.shape.as_ref(), options)
+                .is_some()
+            {
+                return true;
+            }
+        }
+        let (shape, step) = self.shapes[usize::from(wanted)];
+        self.shape = rapier_shape(shape);
+        self.half_height = shape.height() * 0.5;
+        if let Some(autostep) = &mut self.controller.autostep {
+            autostep.max_height = CharacterLength::Absolute(step);
+        }
+        if self.controller.snap_to_ground.is_some() {
+            self.controller.snap_to_ground = Some(CharacterLength::Absolute(step));
+        }
+        wanted
     }
 }

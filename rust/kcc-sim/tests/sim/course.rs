@@ -382,3 +382,28 @@ fn godots_plain_body_walks_the_flat_and_cannot_climb_a_step_in_the_parry_world()
         assert!(!plain.iter().any(|n| n == ours_alone), "{plain:?}");
     }
 }
+
+/// Rapier's character crouches by changing its collider to the crouch's height and stands up
+/// only when a cast of the crouched shape up by the height it grows meets nothing: it passes
+/// the three crouch files at every rate (each checks where the body ends, its speed, that it
+/// never overlaps the bar and whether it is crouched at the end).
+#[test]
+fn rapiers_character_crouches_under_a_bar_and_stands_up_only_where_it_fits() {
+    let course = public_course();
+    for name in [
+        "crouch_under_bar",
+        "crouch_stays_under_bar",
+        "crouch_stand_after_bar",
+    ] {
+        let scenario = course.iter().find(|s| s.name == name).unwrap();
+        for rate in kcc_sim::demo::DEMO_RATES {
+            let run = run::run(scenario, ControllerKind::Rapier, rate).unwrap();
+            let outcome = Outcome::new(scenario, run);
+            assert!(
+                outcome.passed(),
+                "{name} at {rate} Hz: {:?}",
+                outcome.checks
+            );
+        }
+    }
+}
