@@ -204,20 +204,8 @@ fn the_course_passes_on_godot_with_its_state_in_the_json() {
     if !godot_available("the_course_passes_on_godot_with_its_state_in_the_json") {
         return;
     }
-    let out = kcc_sim_cleanly(
-        &[
-            "run",
-            "scenarios/wall_slide.toml",
-            "scenarios/jolt_stairs.toml",
-            "--world",
-            "godot",
-            "--json",
-        ],
-        &[],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let rows = rows.as_array().unwrap();
+    let files = ["scenarios/wall_slide.toml", "scenarios/jolt_stairs.toml"];
+    let rows = json_rows(&[&["run"][..], &files, &["--world", "godot"]].concat(), 0);
     // One run of ours per file, at its own rate.
     let names: Vec<&str> = rows.iter().filter_map(|r| r["scenario"].as_str()).collect();
     assert_eq!(names, ["wall_slide", "jolt_stairs"], "{rows:?}");
@@ -264,22 +252,13 @@ fn compare_replays_the_parry_queries_in_godot() {
     if !godot_available("compare_replays_the_parry_queries_in_godot") {
         return;
     }
-    let out = kcc_sim_cleanly(
-        &[
-            "compare",
-            "scenarios/stairs_030.toml",
-            "scenarios/wall_slide.toml",
-            "--tick-rate",
-            "60",
-            "--json",
-        ],
-        &[],
+    let files = ["scenarios/stairs_030.toml", "scenarios/wall_slide.toml"];
+    let rows = json_rows(
+        &[&["compare"][..], &files, &["--tick-rate", "60"]].concat(),
+        0,
     );
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let rows = rows.as_array().unwrap();
     assert_eq!(rows.len(), 2);
-    for row in rows {
+    for row in &rows {
         // Motion tests run only where a slide met a wall (a riser, the wall slid along) and
         // where the body steps down: dozens per scenario.
         let replayed = row["replayed"].as_u64().unwrap();
@@ -330,12 +309,8 @@ fn cylinders_and_boxes_climb_stairs_on_godot_too() {
     }
     let mut args = vec!["run"];
     args.extend(files.iter().map(String::as_str));
-    args.extend(["--world", "godot", "--json"]);
-    let out = kcc_sim_cleanly(&args, &[]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let rows: serde_json::Value = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", text(&out.stderr)));
-    let rows = rows.as_array().unwrap();
+    args.extend(["--world", "godot"]);
+    let rows = json_rows(&args, 0);
     let names: Vec<&str> = rows.iter().filter_map(|r| r["scenario"].as_str()).collect();
     assert_eq!(names, ["cylinder", "box"], "{rows:?}");
     for row in rows {
@@ -448,19 +423,9 @@ fn compare_replays_a_crouchs_queries_with_the_crouched_shape() {
     }
     // The queries under the bar are the crouched shape's: replayed with the standing shape,
     // 14 of them met the bar (travel 420 mm off).
-    let out = kcc_sim_cleanly(
-        &[
-            "compare",
-            "scenarios/crouch_stand_after_bar.toml",
-            "--tick-rate",
-            "60",
-            "--json",
-        ],
-        &[],
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let rows: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    let row = &rows.as_array().unwrap()[0];
+    let file = "scenarios/crouch_stand_after_bar.toml";
+    let rows = json_rows(&["compare", file, "--tick-rate", "60"], 0);
+    let row = &rows[0];
     let replayed = row["replayed"].as_u64().unwrap();
     assert!(replayed > 10, "{row}");
     assert_eq!(row["collided_agree"].as_u64().unwrap(), replayed, "{row}");
