@@ -181,6 +181,7 @@ impl Jolt {
     fn new(scenario: &Scenario, physics: JoltWorld) -> Result<Self, String> {
         let body = &scenario.character.body;
         let start = scenario.start.position;
+        let crouched = crate::peer::crouched(scenario);
         let character = create(
             &mut physics.borrow_mut(),
             body.shape,
@@ -203,18 +204,12 @@ impl Jolt {
             };
             (step_up, step_down)
         };
-        let steps = [
-            steps(stairs.max_step_height),
-            steps(settings.while_crouched().stairs.max_step_height),
-        ];
+        let steps = [steps(stairs.max_step_height), steps(crouched.1)];
         let update = ExtendedUpdateSettings::default()
             .walk_stairs_step_up(steps[0].0.into())
             .stick_to_floor_step_down(steps[0].1.into())
             .walk_stairs_min_step_forward(stairs.min_step_forward)
             .walk_stairs_step_forward_test(stairs.step_forward_test);
-        let crouched = body
-            .shape
-            .with_height(settings.crouch.height.min(body.shape.height()));
         Ok(Self {
             physics,
             character,
@@ -222,7 +217,7 @@ impl Jolt {
             gravity: Vec3::NEG_Y * settings.gravity.gravity,
             platforms: Vec::new(),
             time: 0.0,
-            shapes: (body.shape, crouched, body.floor_max_angle),
+            shapes: (body.shape, crouched.0, body.floor_max_angle),
             steps,
         })
     }

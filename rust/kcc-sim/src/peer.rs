@@ -19,6 +19,20 @@ use crate::scenario::Scenario;
 /// controller's own rule for steps down uses the same 1 cm.
 pub const STEP_TOLERANCE: f32 = 0.01;
 
+/// The shape of the scenario's character while crouched (the crouch's height, never taller
+/// than standing; its bottom stays where it was) and its step height then, m: what a peer
+/// that crouches changes its shape and steps to.
+pub(crate) fn crouched(scenario: &Scenario) -> (kcc_parry::CharacterShape, f32) {
+    let character = &scenario.character;
+    let standing = character.body.shape;
+    let settings = character.controller;
+    let height = settings.crouch.height.min(standing.height());
+    (
+        standing.with_height(height),
+        settings.while_crouched().stairs.max_step_height,
+    )
+}
+
 /// The velocity our movement model asks of a peer for one tick, m/s.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Wish {
@@ -135,12 +149,12 @@ impl<E: Engine> Mover for PeerMover<E> {
             && let Ok(engine) = &mut self.engine
         {
             self.crouched = engine.set_crouched(command.crouch, self.position);
-            let height = if self.crouched {
-                self.settings.crouch.height
+            let shape = if self.crouched {
+                self.observer.crouched
             } else {
-                self.observer.standing_height
+                self.observer.standing
             };
-            self.observer.probe.set_shape_height(height);
+            self.observer.probe.set_shape_height(shape.height());
         }
         let settings = if self.crouched {
             self.settings.while_crouched()
@@ -214,8 +228,9 @@ impl<E: Engine> Mover for PeerMover<E> {
 /// slopes and overlaps are read as our controller would see them.
 pub(crate) struct Observer {
     probe: ParryBody,
-    /// Height of the body's standing shape, m (the probe's while the peer stands).
-    standing_height: f32,
+    /// The body's standing shape and its crouched one (see [`crouched`]): the probe's.
+    standing: kcc_parry::CharacterShape,
+    crouched: kcc_parry::CharacterShape,
     /// Time of the platforms' places in the probe's world, s.
     time: f64,
     reach: f32,
@@ -236,7 +251,8 @@ impl Observer {
         )
         .expect("validated body settings");
         Self {
-            standing_height: character.body.shape.height(),
+            standing: character.body.shape,
+            crouched: crouched(scenario).0,
             probe,
             time: 0.0,
             reach: character.controller.stairs.max_step_height.max(0.1),

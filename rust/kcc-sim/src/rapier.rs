@@ -77,8 +77,6 @@ impl RapierMover {
             ..KinematicCharacterController::default()
         };
         let standing = character.body.shape;
-        let settings = character.controller;
-        let crouched = standing.with_height(settings.crouch.height.min(standing.height()));
         let engine = Rapier {
             physics,
             controller,
@@ -86,7 +84,7 @@ impl RapierMover {
             half_height: standing.height() * 0.5,
             shapes: [
                 (standing, stairs.max_step_height),
-                (crouched, settings.while_crouched().stairs.max_step_height),
+                crate::peer::crouched(scenario),
             ],
         };
         Self::with_engine(scenario, Ok(engine))
