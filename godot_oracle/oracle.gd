@@ -90,6 +90,10 @@ func _run(ops: Array) -> Dictionary:
 				_port.apply_floor_snap()
 				physics_usec += Time.get_ticks_usec() - began
 				results.append(null)
+			"push_body":
+				_port.push_body(op["index"], SceneBuilder.vec3(op["impulse"]))
+				physics_usec += Time.get_ticks_usec() - began
+				results.append(null)
 			"set_shape_height":
 				_port.set_shape_height(op["height"])
 				physics_usec += Time.get_ticks_usec() - began
@@ -170,8 +174,14 @@ func _state() -> Dictionary:
 	if _port == null:
 		return {}
 	var normals := []
+	var touched := []
 	for i in _body.get_slide_collision_count():
 		normals.append(_array(_body.get_slide_collision(i).get_normal()))
+		var found := _port.touched_body(i)
+		touched.append(_plain(found) if not found.is_empty() else null)
+	var bodies := []
+	for node: Node in get_tree().get_nodes_in_group("rigid_bodies"):
+		bodies.append(_array((node as RigidBody3D).get_global_position()))
 	return {
 		"position": _array(_port.position()),
 		"velocity": _array(_body.get_velocity()),
@@ -183,6 +193,8 @@ func _state() -> Dictionary:
 		"real_velocity": _array(_body.get_real_velocity()),
 		"position_delta": _array(_body.get_position_delta()),
 		"slide_normals": normals,
+		"touched": touched,
+		"bodies": bodies,
 		"up_direction": _array(_port.up_direction()),
 		"floor_max_angle": _port.floor_max_angle(),
 		"safe_margin": _port.safe_margin(),

@@ -90,6 +90,44 @@ func first_slide_collision() -> Dictionary:
 	}
 
 
+## How many collisions the last slide had.
+func slide_collision_count() -> int:
+	return body.get_slide_collision_count()
+
+
+## Collision `index` of the last slide as a body to push: its id, the contact's normal and
+## point, its mass and its linear velocity now (with the impulses given since the last physics
+## step); {} when what it touched is no RigidBody3D, or a frozen one.
+func touched_body(index: int) -> Dictionary:
+	var collision := _collision_at(index)
+	if collision == null:
+		return {}
+	var rigid := collision.get_collider() as RigidBody3D
+	if rigid == null or rigid.is_freeze_enabled():
+		return {}
+	var rid := rigid.get_rid()
+	return {
+		"id": rid.get_id(),
+		"normal": collision.get_normal(),
+		"point": collision.get_position(),
+		"mass": rigid.get_mass(),
+		"velocity":
+		PhysicsServer3D.body_get_state(rid, PhysicsServer3D.BODY_STATE_LINEAR_VELOCITY),
+	}
+
+
+## Gives the body of the last slide's collision `index` an `impulse` (N s) through its centre
+## of mass, when it is a RigidBody3D that is not frozen.
+func push_body(index: int, impulse: Vector3) -> void:
+	var collision := _collision_at(index)
+	if collision == null:
+		return
+	var rigid := collision.get_collider() as RigidBody3D
+	if rigid == null or rigid.is_freeze_enabled():
+		return
+	rigid.apply_central_impulse(impulse)
+
+
 ## True when the last slide or snap left the body on walkable floor.
 func is_on_floor() -> bool:
 	return body.is_on_floor()
@@ -205,6 +243,14 @@ static func slide_scale(dt: float, engine_delta: float) -> float:
 	if is_nan(scale) or is_inf(scale) or scale <= 0.0:
 		return 0.0
 	return scale
+
+
+## The last slide's collision `index`; null when it had fewer (asked for a collision it does
+## not have, the engine prints an error: count first).
+func _collision_at(index: int) -> KinematicCollision3D:
+	if index < 0 or index >= body.get_slide_collision_count():
+		return null
+	return body.get_slide_collision(index)
 
 
 ## The body's first CollisionShape3D child: the shape crouching resizes.

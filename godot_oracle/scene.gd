@@ -2,13 +2,14 @@ extends RefCounted
 ## Builds a scenario's scene in Godot from the description kcc-sim sends (rust/kcc-godot,
 ## `SceneDesc`): static solids as StaticBody3D nodes with one CollisionShape3D each, moving
 ## platforms as AnimatableBody3D nodes (synced to physics: a new transform is reached in the
-## next physics step), and the character as a CharacterBody3D whose origin is the bottom of its
-## shape. Vectors arrive as [x, y, z] arrays, m; angles in rad.
+## next physics step), rigid bodies as RigidBody3D nodes (Godot's defaults: friction 1, no
+## bounce, the project's damping), and the character as a CharacterBody3D whose origin is the
+## bottom of its shape. Vectors arrive as [x, y, z] arrays, m; angles in rad.
 
 
 ## A new world node under `parent` holding the solids, the platforms (in the group
-## "platforms", each with its description and time-0 transform as metadata) and the body; the
-## body is its last child.
+## "platforms", each with its description and time-0 transform as metadata), the rigid bodies
+## (in the group "rigid_bodies", in order) and the body; the body is its last child.
 static func build(parent: Node3D, scene: Dictionary) -> Node3D:
 	var world := Node3D.new()
 	world.name = "World"
@@ -17,6 +18,8 @@ static func build(parent: Node3D, scene: Dictionary) -> Node3D:
 		world.add_child(_solid(solid))
 	for desc: Dictionary in scene["platforms"]:
 		world.add_child(_platform(desc))
+	for desc: Dictionary in scene.get("rigid_bodies", []):
+		world.add_child(_rigid_body(desc))
 	var body := _body(scene["body"])
 	world.add_child(body)
 	body.set_global_position(vec3(scene["start"]))
@@ -85,6 +88,22 @@ static func _platform(desc: Dictionary) -> AnimatableBody3D:
 	node.set_meta("desc", desc)
 	node.set_meta("rest", rest)
 	node.add_to_group("platforms")
+	return node
+
+
+static func _rigid_body(desc: Dictionary) -> RigidBody3D:
+	var node := RigidBody3D.new()
+	node.mass = desc["mass"]
+	node.linear_velocity = vec3(desc["velocity"])
+	var box := BoxShape3D.new()
+	box.size = vec3(desc["size"])
+	box.margin = desc["margin"]
+	var collision := CollisionShape3D.new()
+	collision.shape = box
+	node.add_child(collision)
+	var r: Array = desc["rotation"]
+	node.transform = Transform3D(Basis(Quaternion(r[0], r[1], r[2], r[3])), vec3(desc["center"]))
+	node.add_to_group("rigid_bodies")
 	return node
 
 

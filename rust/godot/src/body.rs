@@ -14,13 +14,15 @@
 //! what a call that may come back needs. The cost is one `Gd` clone per engine call, small next
 //! to a physics query. Guards never outlive the statement that takes them.
 
+use godot::classes::physics_server_3d::BodyState;
 use godot::classes::{
     BoxShape3D, CapsuleShape3D, CharacterBody3D, CollisionShape3D, CylinderShape3D, Engine,
-    KinematicCollision3D, Shape3D, SphereShape3D,
+    KinematicCollision3D, PhysicsServer3D, RigidBody3D, Shape3D, SphereShape3D,
 };
 use godot::obj::{Gd, GodotClass, NewGd, Singleton, WithBaseField};
+use godot::prelude::Vector3;
 
-use kcc::{Contact, KinematicBody, MotionTest};
+use kcc::{Contact, KinematicBody, MotionTest, Touched};
 
 use crate::convert::{to_glam, to_godot};
 use crate::shape::{BodyShape, resize};
@@ -72,6 +74,16 @@ where
         children
             .iter_shared()
             .find_map(|child| child.try_cast::<CollisionShape3D>().ok())
+    }
+
+    /// The last slide's collision `index`; `None` when it had fewer (asked for a collision it
+    /// does not have, the engine prints an error: count first).
+    fn collision_at(&self, index: usize) -> Option<Gd<KinematicCollision3D>> {
+        let index = i32::try_from(index).ok()?;
+        if index >= self.owner.base().get_slide_collision_count() {
+            return None;
+        }
+        self.owner.base().get_slide_collision(index)
     }
 
     /// The delta Godot's `move_and_slide` will use for this call, s: the physics delta inside a
@@ -182,6 +194,47 @@ where
                 depth: collision.get_depth(),
             }),
         })
+    }
+
+    fn slide_collision_count(&self) -> usize {
+        usize::try_from(self.owner.base().get_slide_collision_count()).unwrap_or(0)
+    }
+
+    fn touched_body(&self, index: usize) -> Option<Touched> {
+        let collision = self.collision_at(index)?;
+        let rigid = collision.get_collider()?.try_cast::<RigidBody3D>().ok()?;
+        if rigid.is_freeze_enabled() {
+            return None;
+        }
+        let rid = rigid.get_rid();
+        Some(Touched {
+            id: rid.to_u64(),
+            normal: to_glam(collision.get_normal()),
+            point: to_glam(collision.get_position()),
+            mass: rigid.get_mass(),
+            velocity: to_glam(
+                PhysicsServer3D::singleton()
+                    .body_get_state(rid, BodyState::LINEAR_VELOCITY)
+                    .try_to::<Vector3>()
+                    .unwrap_or_default(),
+            ),
+        })
+    }
+
+    fn push_body(&mut self, index: usize, impulse: glam::Vec3) {
+        let Some(collision) = self.collision_at(index) else {
+            return;
+        };
+        let Some(Ok(mut rigid)) = collision
+            .get_collider()
+            .map(|c| c.try_cast::<RigidBody3D>())
+        else {
+            return;
+        };
+        if rigid.is_freeze_enabled() {
+            return;
+        }
+        rigid.apply_central_impulse(to_godot(impulse));
     }
 
     fn is_on_floor(&self) -> bool {

@@ -262,6 +262,27 @@ pub struct RustCharacterBody3D {
     #[init(val = 0.25)]
     crouch_max_step_height: float,
 
+    /// Strongest push the character gives a [RigidBody3D] it walks into, in N: the body gets
+    /// an impulse at the contact, sharing the walk's momentum by the two masses, so a light
+    /// crate slides ahead at nearly the walking speed and one whose friction on the floor is
+    /// more than this (friction × mass × gravity) stays and stops the character like a wall.
+    /// 0 pushes nothing (as Godot's own body). A frozen body is never pushed.
+    #[export_group(name = "Pushing")]
+    #[export(range = (0.0, 5000.0, 1.0, or_greater, suffix = "N"))]
+    #[init(val = 500.0)]
+    push_strength: float,
+
+    /// The character's mass, in kg: how a push shares the walk's momentum with the body.
+    #[export(range = (1.0, 500.0, 0.1, or_greater, suffix = "kg"))]
+    #[init(val = 80.0)]
+    mass: float,
+
+    /// Whether the character steps up onto a [RigidBody3D] its move runs into (a low crate)
+    /// instead of pushing it. Off: crates are pushed, not climbed.
+    #[export]
+    #[init(val = false)]
+    step_onto_bodies: bool,
+
     /// Read the input actions below and run the whole tick in the node's physics process. Turn
     /// off to drive the node from code ([method tick], [method move_and_step]).
     #[export_group(name = "Input")]
@@ -677,6 +698,9 @@ impl RustCharacterBody3D {
             crouch_height: self.crouch_height,
             crouch_max_speed: self.crouch_max_speed,
             crouch_max_step_height: self.crouch_max_step_height,
+            push_strength: self.push_strength,
+            mass: self.mass,
+            step_onto_bodies: self.step_onto_bodies,
         }
     }
 

@@ -134,6 +134,12 @@ pub struct Properties {
     pub crouch_max_speed: f32,
     /// Max step height while crouched, m.
     pub crouch_max_step_height: f32,
+    /// Strongest push given to a `RigidBody3D` walked into, N (0: none).
+    pub push_strength: f32,
+    /// The character's mass, shared with the bodies it pushes, kg.
+    pub mass: f32,
+    /// Step up onto a `RigidBody3D` walked into instead of pushing it.
+    pub step_onto_bodies: bool,
 }
 
 impl Default for Properties {
@@ -191,6 +197,9 @@ impl Properties {
             crouch_height: settings.crouch.height,
             crouch_max_speed: settings.crouch.max_speed,
             crouch_max_step_height: settings.crouch.max_step_height,
+            push_strength: settings.push.strength,
+            mass: settings.push.mass,
+            step_onto_bodies: stairs.step_onto_bodies,
         }
     }
 
@@ -224,6 +233,7 @@ impl Properties {
         };
         stairs.step_up_enabled = self.step_up_enabled;
         stairs.step_down_enabled = self.step_down_enabled;
+        stairs.step_onto_bodies = self.step_onto_bodies;
         let ground = &mut settings.movement.ground;
         ground.max_speed = self.max_speed;
         ground.attack_time = self.attack_time;
@@ -249,6 +259,8 @@ impl Properties {
         crouch.height = self.crouch_height;
         crouch.max_speed = self.crouch_max_speed;
         crouch.max_step_height = self.crouch_max_step_height;
+        settings.push.strength = self.push_strength;
+        settings.push.mass = self.mass;
         settings
     }
 }
@@ -312,6 +324,9 @@ mod tests {
             crouch_height: 0.9,
             crouch_max_speed: 2.0,
             crouch_max_step_height: 0.2,
+            push_strength: 300.0,
+            mass: 60.0,
+            step_onto_bodies: true,
         };
         let s = p.to_settings(GODOT_GRAVITY);
         assert_eq!(s.motion_mode, kcc::MotionMode::Floating);
@@ -354,6 +369,9 @@ mod tests {
         assert_eq!(s.crouch.height, 0.9);
         assert_eq!(s.crouch.max_speed, 2.0);
         assert_eq!(s.crouch.max_step_height, 0.2);
+        assert_eq!(s.push.strength, 300.0);
+        assert_eq!(s.push.mass, 60.0);
+        assert!(s.stairs.step_onto_bodies);
         let back = Properties::from_settings(&s);
         assert_eq!(back.custom_gravity, 20.0);
         // A smooth ground follow has no stair sweeps: their settings come back as defaults.

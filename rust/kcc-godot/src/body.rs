@@ -11,7 +11,7 @@
 //! the run after the tick.
 
 use glam::Vec3;
-use kcc::{Contact, KinematicBody, MotionTest};
+use kcc::{Contact, KinematicBody, MotionTest, Touched};
 
 use crate::error::GodotError;
 use crate::protocol::{
@@ -133,12 +133,25 @@ impl<'a> GodotBody<'a> {
         self.deferred.push(Op::Overlap);
     }
 
-    /// Lets the physics step that ends at `time` (s) run in a scene with moving platforms: it
-    /// moves them to where they are at `time` (see [`Op::Advance`]). Sent with the next call,
-    /// before anything else deferred, so an observation asked for at the end of the last tick
-    /// sees the platforms where that step put them, as a game's next frame does.
+    /// Lets the physics step that ends at `time` (s) run in a scene with moving platforms or
+    /// rigid bodies: it moves the platforms to where they are at `time` (see [`Op::Advance`])
+    /// and the rigid bodies where the pushes of the last tick send them. Sent with the next
+    /// call, after the last tick's deferred calls and before the observation of its end, so
+    /// that observation sees the world where that step put it, as a game's next frame does.
     pub fn advance(&mut self, time: f64) {
-        self.deferred.insert(0, Op::Advance { time });
+        // After every call of the last tick (the step moves the bodies it pushed), before the
+        // observation of its end.
+        let at = self
+            .deferred
+            .iter()
+            .position(|op| *op == Op::Overlap)
+            .unwrap_or(self.deferred.len());
+        self.deferred.insert(at, Op::Advance { time });
+    }
+
+    /// Centre of every rigid body of the scene as of the last answer, m.
+    pub fn rigid_bodies(&self) -> Vec<Vec3> {
+        self.state.bodies.iter().copied().map(v).collect()
     }
 
     /// Sends what is deferred, if anything (one round trip).
@@ -306,6 +319,30 @@ impl KinematicBody for GodotBody<'_> {
 
     fn first_slide_collision(&self) -> Option<MotionTest> {
         self.first
+    }
+
+    fn slide_collision_count(&self) -> usize {
+        self.state.slide_normals.len()
+    }
+
+    fn touched_body(&self, index: usize) -> Option<Touched> {
+        let found = (*self.state.touched.get(index)?)?;
+        Some(Touched {
+            id: found.id,
+            normal: v(found.normal),
+            point: v(found.point),
+            mass: found.mass,
+            velocity: v(found.velocity),
+        })
+    }
+
+    fn push_body(&mut self, index: usize, impulse: Vec3) {
+        if impulse.is_finite() {
+            self.deferred.push(Op::PushBody {
+                index,
+                impulse: impulse.to_array(),
+            });
+        }
     }
 
     fn is_on_floor(&self) -> bool {

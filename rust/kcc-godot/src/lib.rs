@@ -34,5 +34,5 @@ pub use body::{GodotBody, Observation, PortCalls};
 pub use engine::Engine;
 pub use error::GodotError;
 pub use oracle::PhysicsEngine;
-pub use protocol::{BodyDesc, PlatformDesc, SceneDesc, ShapeDesc, SolidDesc};
+pub use protocol::{BodyDesc, PlatformDesc, RigidBodyDesc, SceneDesc, ShapeDesc, SolidDesc};
 pub use session::{GodotSession, Timeouts};

@@ -151,6 +151,24 @@ pub struct PlatformDesc {
     pub reverse_every: Option<f32>,
 }
 
+/// A body the engine simulates: a `RigidBody3D` with one `BoxShape3D` (Godot's default
+/// physics material and damping), which the character can push.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct RigidBodyDesc {
+    /// Centre of the box at the start, m.
+    pub center: [f32; 3],
+    /// Full size, m.
+    pub size: [f32; 3],
+    /// Rotation quaternion at the start (x, y, z, w).
+    pub rotation: [f32; 4],
+    /// `Shape3D.margin`, m.
+    pub margin: f32,
+    /// Mass, kg.
+    pub mass: f32,
+    /// Linear velocity at the start, m/s.
+    pub velocity: [f32; 3],
+}
+
 /// A scenario's scene: the world, the body, where it starts and the physics tick rate.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct SceneDesc {
@@ -158,8 +176,10 @@ pub struct SceneDesc {
     pub tick_rate: f64,
     /// Static solids.
     pub solids: Vec<SolidDesc>,
-    /// Moving platforms (none: the oracle never waits for a physics step).
+    /// Moving platforms (none, and no rigid body: the oracle never waits for a physics step).
     pub platforms: Vec<PlatformDesc>,
+    /// Rigid bodies, in order.
+    pub rigid_bodies: Vec<RigidBodyDesc>,
     /// The character.
     pub body: BodyDesc,
     /// The body's origin (bottom of its shape) at the start, m.
@@ -196,6 +216,14 @@ pub enum Op {
     },
     /// The port's `apply_floor_snap`. No result.
     ApplyFloorSnap,
+    /// The port's `push_body`: an impulse to the rigid body of the last slide's collision
+    /// `index`. No result.
+    PushBody {
+        /// Which collision of the last slide.
+        index: usize,
+        /// The impulse through its centre of mass, N s.
+        impulse: [f32; 3],
+    },
     /// The port's `set_shape_height`: resizes the body's shape (crouching). No result.
     SetShapeHeight {
         /// New height of the shape, m.
@@ -272,6 +300,13 @@ pub struct BodyState {
     pub position_delta: [f32; 3],
     /// Normals of `get_slide_collision(i)` for every slide collision of the last slide.
     pub slide_normals: Vec<[f32; 3]>,
+    /// The port's `touched_body(i)` for every slide collision of the last slide (`None` where
+    /// it touched no rigid body).
+    #[serde(default)]
+    pub touched: Vec<Option<TouchedDesc>>,
+    /// Centre of every rigid body, in the scene's order, m.
+    #[serde(default)]
+    pub bodies: Vec<[f32; 3]>,
     /// `get_up_direction()`.
     pub up_direction: [f32; 3],
     /// `get_floor_max_angle()`, rad.
@@ -282,6 +317,21 @@ pub struct BodyState {
     pub shape_height: f32,
     /// How far the body's collision shape reaches across up (the port's `shape_radius`), m.
     pub shape_radius: f32,
+}
+
+/// A rigid body a slide touched, as the oracle's port reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+pub struct TouchedDesc {
+    /// Its RID's id.
+    pub id: u64,
+    /// Contact normal, toward the character.
+    pub normal: [f32; 3],
+    /// Contact point, m.
+    pub point: [f32; 3],
+    /// Mass, kg.
+    pub mass: f32,
+    /// Linear velocity now, m/s.
+    pub velocity: [f32; 3],
 }
 
 /// The oracle's answer to a command.

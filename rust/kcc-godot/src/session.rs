@@ -313,9 +313,10 @@ fn describe(ops: &[Op]) -> String {
         Op::TestMove { .. } => "test_move",
         Op::MoveAndSlide { .. } => "move_and_slide",
         Op::ApplyFloorSnap => "apply_floor_snap",
+        Op::PushBody { .. } => "push_body",
         Op::Overlap => "measuring overlap",
         Op::Replay { .. } => "replaying test moves",
-        Op::Advance { .. } => "a physics step (moving platforms)",
+        Op::Advance { .. } => "a physics step (platforms, rigid bodies)",
     };
     match ops {
         [] => "an empty command".to_string(),

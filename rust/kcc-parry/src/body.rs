@@ -3,10 +3,10 @@
 use std::sync::Arc;
 
 use glam::Vec3;
-use kcc::{ConfigError, KinematicBody, MotionTest};
+use kcc::{ConfigError, KinematicBody, MotionTest, Touched};
 
 use crate::settings::BodySettings;
-use crate::world::{BodyShape, MotionParameters, MotionResult, World};
+use crate::world::{BodyShape, MotionCollision, MotionParameters, MotionResult, World};
 
 /// Floor, wall and ceiling contact after a slide (Godot's `CollisionState` plus normals).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -52,6 +52,20 @@ pub struct ParryBody {
     pub(crate) position: Vec3,
     pub(crate) state: ContactState,
     pub(crate) queries: u64,
+    /// The deepest contact of each collision of the last slide (Godot's
+    /// `get_slide_collision(i)`).
+    pub(crate) hits: Vec<MotionCollision>,
+    /// Impulses given since they were last taken (see [`ParryBody::take_pushes`]).
+    pushes: Vec<BodyPush>,
+}
+
+/// An impulse the character gave a body the engine simulates.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BodyPush {
+    /// Which body, by its index among the world's [`movables`](World::movables).
+    pub movable: usize,
+    /// The impulse through its centre of mass, N s.
+    pub impulse: Vec3,
 }
 
 impl ParryBody {
@@ -70,6 +84,8 @@ impl ParryBody {
             position,
             state: ContactState::default(),
             queries: 0,
+            hits: Vec::new(),
+            pushes: Vec::new(),
         })
     }
 
@@ -100,9 +116,36 @@ impl ParryBody {
         Arc::make_mut(&mut self.world).set_time(t);
     }
 
+    /// The impulses the body gave since the last call, for the simulation that steps the
+    /// world's movable bodies to apply before its step.
+    pub fn take_pushes(&mut self) -> Vec<BodyPush> {
+        std::mem::take(&mut self.pushes)
+    }
+
+    /// Puts the world's movable bodies where a simulation has taken them (see
+    /// [`World::place_movable`]); `places` gives each body's centre of mass (m), rotation from
+    /// where it started, velocity (m/s) and angular velocity (rad/s), in order. The body's
+    /// world becomes its own copy if it was shared.
+    pub fn place_movables(
+        &mut self,
+        places: impl IntoIterator<Item = (Vec3, glam::DQuat, Vec3, Vec3)>,
+    ) {
+        let world = Arc::make_mut(&mut self.world);
+        for (which, (center, rotation, velocity, angular)) in places.into_iter().enumerate() {
+            world.place_movable(which, center, rotation, velocity, angular);
+        }
+    }
+
     /// How deep the shape overlaps any solid right now, m (0 when clear).
     pub fn penetration(&self) -> f32 {
         self.world.penetration(&self.shape, self.position)
+    }
+
+    /// Which of the world's movable bodies collision `index` of the last slide touched.
+    fn movable_hit(&self, index: usize) -> Option<usize> {
+        let hit = self.hits.get(index)?;
+        let movables = self.world.movables();
+        movables.iter().position(|m| m.index == hit.collider)
     }
 
     /// Runs one motion query and counts it.
@@ -159,6 +202,39 @@ impl KinematicBody for ParryBody {
 
     fn first_slide_collision(&self) -> Option<MotionTest> {
         self.state.first_collision
+    }
+
+    fn slide_collision_count(&self) -> usize {
+        self.hits.len()
+    }
+
+    fn touched_body(&self, index: usize) -> Option<Touched> {
+        let hit = self.hits.get(index)?;
+        let which = self.movable_hit(index)?;
+        let movable = &self.world.movables()[which];
+        // The impulses given since the last step have changed its velocity already.
+        let given: Vec3 = self
+            .pushes
+            .iter()
+            .filter(|p| p.movable == which)
+            .map(|p| p.impulse)
+            .sum();
+        Some(Touched {
+            id: which as u64,
+            normal: hit.normal,
+            point: hit.point,
+            mass: movable.mass,
+            velocity: movable.velocity + given / movable.mass,
+        })
+    }
+
+    fn push_body(&mut self, index: usize, impulse: Vec3) {
+        let Some(movable) = self.movable_hit(index) else {
+            return;
+        };
+        if impulse.is_finite() {
+            self.pushes.push(BodyPush { movable, impulse });
+        }
     }
 
     fn is_on_floor(&self) -> bool {

@@ -42,6 +42,7 @@
 pub mod body;
 pub mod geometry;
 mod margin;
+mod movable;
 mod platform;
 mod segment;
 pub mod settings;
@@ -50,9 +51,10 @@ mod slide;
 pub mod solid;
 pub mod world;
 
-pub use body::{ContactState, ParryBody};
+pub use body::{BodyPush, ContactState, ParryBody};
 pub use geometry::GeometryError;
 pub use margin::COLLISION_MARGIN_FRACTION;
+pub use movable::Movable;
 pub use platform::{Platform, PlatformMotion};
 pub use settings::BodySettings;
 pub use shape::CharacterShape;

@@ -113,7 +113,7 @@ impl CharacterShape {
     }
 
     /// From the body's origin (bottom) to the shape's centre, m.
-    pub(crate) fn center_offset(&self) -> glam::DVec3 {
+    pub fn center_offset(&self) -> glam::DVec3 {
         glam::DVec3::Y * (f64::from(self.height()) * 0.5)
     }
 }

@@ -74,12 +74,18 @@ impl ParryBody {
         let prev_floor_normal = self.state.floor_normal;
         let start = self.position;
 
-        // The platform the body stands on (or leans on) carries it first, by its velocity
-        // where the body is now, with the platform left out of that motion.
+        // The platform the body stands on carries it first, by its velocity where the body is
+        // now, with the platform left out of that motion. A wall it only leans on does not
+        // (Godot's default `platform_wall_layers` is none): a pushed crate does not pull the
+        // body along.
         let mut platform_velocity = self.state.platform_velocity;
-        let on_platform = self.state.on_floor || self.state.on_wall;
-        if let (true, Some(platform)) = (on_platform, self.state.platform) {
-            platform_velocity = self.world.velocity_at(platform, self.position);
+        if self.state.on_floor || self.state.on_wall {
+            platform_velocity = match self.state.platform {
+                Some(platform) if self.state.on_floor => {
+                    self.world.velocity_at(platform, self.position)
+                }
+                _ => Vec3::ZERO,
+            };
         }
         // A platform under the body before the slide (or where it ends) may carry it before
         // the slide's own motion: the first collision is then not said (as the addon's port).
@@ -87,6 +93,7 @@ impl ParryBody {
             !is_zero_approx(self.state.platform_velocity) || !is_zero_approx(platform_velocity);
         self.state.first_collision = None;
         self.state.slide_collisions = 0;
+        self.hits.clear();
         self.state.slide_hit_wall = false;
         self.state.on_floor = false;
         self.state.on_wall = false;
@@ -105,6 +112,7 @@ impl ParryBody {
             }
             if carried.collided() {
                 self.state.slide_collisions += 1;
+                self.hits.push(carried.collisions[0]);
                 let found = self.classify(&carried, APPLY_ALL);
                 self.state.slide_hit_wall |= found.wall;
             }
@@ -140,6 +148,7 @@ impl ParryBody {
                 let previous = self.state;
                 let found = self.classify(&result, APPLY_ALL);
                 self.state.slide_collisions += 1;
+                self.hits.push(result.collisions[0]);
                 self.state.slide_hit_wall |= found.wall;
 
                 if self.state.on_floor
@@ -354,6 +363,7 @@ impl ParryBody {
             }
             let found = self.classify(&result, APPLY_ALL);
             self.state.slide_collisions += 1;
+            self.hits.push(result.collisions[0]);
             self.state.slide_hit_wall |= found.wall;
             if is_zero_approx(result.remainder) {
                 break;

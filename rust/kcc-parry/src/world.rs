@@ -39,6 +39,7 @@ use parry3d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry3d_f64::math::Pose;
 use parry3d_f64::shape::SharedShape;
 
+use crate::movable::Movable;
 use crate::platform::{Platform, PlatformMotion};
 use crate::solid::{Rounded, Solid, Touch};
 
@@ -115,6 +116,7 @@ pub fn bisect(touch: f64, steps: u32) -> Bisection {
 pub struct World {
     solids: Vec<Solid>,
     platforms: Vec<Platform>,
+    movables: Vec<Movable>,
     /// Time of the platforms' places, s.
     time: f64,
 }
@@ -271,8 +273,64 @@ impl World {
         }
     }
 
+    /// Adds a body the engine simulates: `solid` is where it starts, its centre of mass at
+    /// `center` (m), of `mass` (kg), moving at `velocity` (m/s).
+    pub fn add_movable(
+        &mut self,
+        solid: Solid,
+        center: Vec3,
+        mass: f32,
+        velocity: Vec3,
+    ) -> &mut Self {
+        let index = self.solids.len();
+        self.solids.push(solid.clone());
+        self.movables.push(Movable {
+            index,
+            rest: solid,
+            center,
+            mass,
+            placement: Pose::from_translation(DVec3::ZERO),
+            velocity,
+            angular_velocity: Vec3::ZERO,
+        });
+        self
+    }
+
+    /// The bodies the engine simulates, in the order they were added.
+    pub fn movables(&self) -> &[Movable] {
+        &self.movables
+    }
+
+    /// The body the engine simulates that solid `index` is, if it is one.
+    pub fn movable_of(&self, index: usize) -> Option<&Movable> {
+        self.movables.iter().find(|m| m.index == index)
+    }
+
+    /// Puts body `which` (of [`World::movables`]) where a simulation has taken it: its centre
+    /// of mass at `center` (m) turned by `rotation` from where it started, moving at
+    /// `velocity` (m/s) and turning at `angular_velocity` (rad/s).
+    pub fn place_movable(
+        &mut self,
+        which: usize,
+        center: Vec3,
+        rotation: glam::DQuat,
+        velocity: Vec3,
+        angular_velocity: Vec3,
+    ) {
+        let Some(movable) = self.movables.get_mut(which) else {
+            return;
+        };
+        movable.placement = movable.placement_for(center, rotation);
+        movable.velocity = velocity;
+        movable.angular_velocity = angular_velocity;
+        self.solids[movable.index] = movable.rest.moved(&movable.placement);
+    }
+
     /// Velocity of solid `index` at `point` (m) now, m/s: 0 for a static solid.
     pub fn velocity_at(&self, index: usize, point: Vec3) -> Vec3 {
+        if let Some(movable) = self.movable_of(index) {
+            return movable.velocity_at(point);
+        }
         self.platforms
             .iter()
             .find(|p| p.index == index)

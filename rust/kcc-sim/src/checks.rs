@@ -209,6 +209,7 @@ pub fn evaluate(scenario: &Scenario, run: &Run, metrics: &Metrics) -> Vec<Check>
             .count();
         checks.push(at_most("on_wall_from", Some(off_wall as f64), 0.0));
     }
+    checks.extend(rigid_body_checks(scenario, run));
     if let Some(state) = metrics.godot_state {
         checks.push(at_most(
             REAL_VELOCITY,
@@ -217,6 +218,50 @@ pub fn evaluate(scenario: &Scenario, run: &Run, metrics: &Metrics) -> Vec<Check>
         ));
     }
     checks
+}
+
+/// The checks on the rigid bodies (`pushed_speed`, `body_travel_max`). A run whose world did
+/// not simulate them (a peer's) has nothing to measure: they fail.
+fn rigid_body_checks(scenario: &Scenario, run: &Run) -> Vec<Check> {
+    let expect = &scenario.expect;
+    let mut checks = Vec::new();
+    if let Some(pushed) = expect.pushed_speed {
+        let top = scenario.character.controller.movement.ground.max_speed;
+        let ratio = pushed_speed(run, pushed).map(|speed| speed / f64::from(top));
+        checks.push(at_least("pushed_speed_min", ratio, decimal(pushed.min)));
+        checks.push(at_most("pushed_speed_max", ratio, decimal(pushed.max)));
+    }
+    if let Some(limit) = expect.body_travel_max {
+        let first = run.bodies.first().filter(|b| !b.is_empty());
+        let travel = first.map(|start| {
+            run.bodies
+                .iter()
+                .flat_map(|now| now.iter().zip(start).map(|(a, b)| a.distance(*b)))
+                .fold(0.0f32, f32::max)
+        });
+        checks.push(at_most(
+            "body_travel_max",
+            travel.map(f64::from),
+            decimal(limit),
+        ));
+    }
+    checks
+}
+
+/// Mean horizontal speed of rigid body `pushed.body` between `pushed.from` and `pushed.to`
+/// (s), m/s; `None` when the run did not record it then.
+fn pushed_speed(run: &Run, pushed: crate::scenario::PushedSpeed) -> Option<f64> {
+    let at = |time: f64| {
+        let tick = run.ticks.iter().position(|t| t.time >= time - 1e-9)?;
+        Some((
+            run.ticks[tick].time,
+            *run.bodies.get(tick)?.get(pushed.body)?,
+        ))
+    };
+    let (start, from) = at(pushed.from)?;
+    let (end, to) = at(pushed.to)?;
+    let moved = Vec3::new(to.x - from.x, 0.0, to.z - from.z).length();
+    (end > start).then(|| f64::from(moved) / (end - start))
 }
 
 /// How far a `stepped` may be from a riser's height to count as that riser's one step, m.

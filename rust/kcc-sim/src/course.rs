@@ -97,28 +97,32 @@ pub fn build(spec: &SolidSpec, base: &Path) -> Result<Vec<Solid>, SolidError> {
 pub fn rapier_world(world: &World) -> PhysicsWorld {
     let mut physics = PhysicsWorld::new();
     for solid in world.solids() {
-        let collider = match solid.primitive() {
-            Primitive::Cuboid {
-                center,
-                size,
-                rotation,
-            } => Some(
-                ColliderBuilder::cuboid(size.x * 0.5, size.y * 0.5, size.z * 0.5)
-                    .position(Pose::from_parts(*center, *rotation)),
-            ),
-            Primitive::Hull { points } => ColliderBuilder::convex_hull(points),
-            Primitive::Mesh { vertices, indices } => {
-                ColliderBuilder::trimesh(vertices.clone(), indices.clone()).ok()
-            }
-        };
-        // kcc-parry built the same primitive already, so Rapier's builders accept it too.
-        if let Some(collider) = collider {
+        if let Some(collider) = rapier_collider(solid) {
             physics.insert_collider(collider, None);
         }
     }
     // Without a first step the broad phase is empty and every query misses.
     physics.step();
     physics
+}
+
+/// `solid` as a Rapier collider where it is (`None` for a mesh Rapier refuses).
+pub fn rapier_collider(solid: &Solid) -> Option<ColliderBuilder> {
+    match solid.primitive() {
+        Primitive::Cuboid {
+            center,
+            size,
+            rotation,
+        } => Some(
+            ColliderBuilder::cuboid(size.x * 0.5, size.y * 0.5, size.z * 0.5)
+                .position(Pose::from_parts(*center, *rotation)),
+        ),
+        Primitive::Hull { points } => ColliderBuilder::convex_hull(points),
+        // kcc-parry built the same primitive already, so Rapier's builders accept it too.
+        Primitive::Mesh { vertices, indices } => {
+            ColliderBuilder::trimesh(vertices.clone(), indices.clone()).ok()
+        }
+    }
 }
 
 /// Vertical ray casts into the course: the floor under a point and the ceiling over it.

@@ -15,8 +15,8 @@ use std::time::Duration;
 
 use glam::Vec3;
 use kcc_godot::{
-    BodyDesc, Engine, GodotBody, GodotSession, Observation, PhysicsEngine, PlatformDesc, SceneDesc,
-    ShapeDesc, SolidDesc, Timeouts, browser,
+    BodyDesc, Engine, GodotBody, GodotSession, Observation, PhysicsEngine, PlatformDesc,
+    RigidBodyDesc, SceneDesc, ShapeDesc, SolidDesc, Timeouts, browser,
 };
 use kcc_parry::{BodySettings, CharacterShape, Primitive};
 
@@ -103,6 +103,7 @@ pub fn scene(scenario: &Scenario, rate: f64) -> SceneDesc {
         .iter()
         .enumerate()
         .filter(|(index, _)| platforms.iter().all(|p| p.index != *index))
+        .filter(|(index, _)| world.movable_of(*index).is_none())
         .map(|(_, solid)| match solid.primitive() {
             Primitive::Cuboid {
                 center,
@@ -142,10 +143,27 @@ pub fn scene(scenario: &Scenario, rate: f64) -> SceneDesc {
             _ => None,
         })
         .collect();
+    let rigid_bodies = world
+        .movables()
+        .iter()
+        .filter_map(|movable| match movable.rest.primitive() {
+            Primitive::Cuboid { size, rotation, .. } => Some(RigidBodyDesc {
+                center: movable.center.to_array(),
+                size: size.to_array(),
+                rotation: rotation.to_array(),
+                margin: movable.rest.margin(),
+                mass: movable.mass,
+                velocity: movable.velocity.to_array(),
+            }),
+            // Scenarios build rigid bodies from boxes only.
+            _ => None,
+        })
+        .collect();
     SceneDesc {
         tick_rate: rate,
         solids,
         platforms,
+        rigid_bodies,
         body: body(&scenario.character.body),
         start: scenario.start.position.to_array(),
     }
@@ -207,8 +225,8 @@ pub struct GodotMover<'a> {
     driver: Driver,
     body: GodotBody<'a>,
     failure: Option<String>,
-    /// The scene has moving platforms: every tick begins with a physics step.
-    platforms: bool,
+    /// The scene has moving platforms or rigid bodies: every tick begins with a physics step.
+    steps: bool,
     /// Ticks run so far.
     ticks: u64,
     /// Length of a tick, s.
@@ -231,7 +249,7 @@ impl<'a> GodotMover<'a> {
             driver: Driver::new(scenario, kind),
             body,
             failure: None,
-            platforms: !scenario.world.platforms().is_empty(),
+            steps: !scenario.world.platforms().is_empty() || !scenario.world.movables().is_empty(),
             ticks: 0,
             dt: 1.0 / rate,
         })
@@ -254,8 +272,8 @@ impl Mover for GodotMover<'_> {
     }
 
     fn tick(&mut self, command: &Command, dt: f32) -> Moved {
-        if self.platforms {
-            // The platforms move between ticks, in Godot's physics step.
+        if self.steps {
+            // The platforms and rigid bodies move between ticks, in Godot's physics step.
             self.body.advance(self.ticks as f64 * f64::from(dt));
         }
         self.ticks += 1;
@@ -283,7 +301,7 @@ impl Mover for GodotMover<'_> {
     }
 
     fn late_observations(&mut self) -> Result<Option<Vec<(f32, GodotTick)>>, String> {
-        if self.platforms {
+        if self.steps {
             // The last tick's observation, after the step that ends it, as for every other.
             self.body.advance(self.ticks as f64 * self.dt);
         }
@@ -294,6 +312,12 @@ impl Mover for GodotMover<'_> {
 
     fn round_trips(&self) -> Option<u64> {
         Some(self.body.round_trips())
+    }
+
+    /// As of the tick's last call into Godot: before the physics step that follows the tick
+    /// (a tick later than the parry world's).
+    fn movables(&self) -> Vec<Vec3> {
+        self.body.rigid_bodies()
     }
 
     fn godot_physics_us(&self) -> Option<u64> {

@@ -17,6 +17,7 @@ pub mod checks;
 pub mod compare;
 pub mod course;
 pub mod demo;
+pub mod dynamics;
 pub mod godot;
 #[cfg(feature = "jolt")]
 pub mod jolt;

@@ -38,7 +38,7 @@ pub struct Rapier {
 }
 
 /// Rapier's shape for a character `shape`, centred.
-fn rapier_shape(shape: CharacterShape) -> SharedShape {
+pub(crate) fn rapier_shape(shape: CharacterShape) -> SharedShape {
     match shape {
         CharacterShape::Capsule { radius, height } => {
             SharedShape::capsule_y((height * 0.5 - radius).max(0.0), radius)

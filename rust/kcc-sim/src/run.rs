@@ -11,6 +11,7 @@ use kcc::{CharacterState, Controller, KinematicBody, MotionTest, StepSmoother, T
 use kcc_godot::PhysicsEngine;
 use kcc_parry::ParryBody;
 
+use crate::dynamics::Dynamics;
 use crate::godot::{GodotMover, GodotWorld};
 use crate::plain::PlainDriver;
 use crate::rapier::RapierMover;
@@ -155,6 +156,12 @@ pub trait Mover {
     /// only): what the controller's physics calls cost inside a game.
     fn godot_physics_us(&self) -> Option<u64> {
         None
+    }
+    /// Centre of mass of each rigid body of the world after the last tick, m, in the order of
+    /// the file's `[[rigid_body]]` tables (empty when it has none, or the world does not
+    /// simulate them).
+    fn movables(&self) -> Vec<Vec3> {
+        Vec::new()
     }
     /// What stopped the mover, if something did (a Godot world that stopped answering); the
     /// run ends with this error.
@@ -304,6 +311,8 @@ impl OurDriver {
 pub struct KccMover {
     driver: Driver,
     body: ParryBody,
+    /// The rigid bodies' simulation, when the world has any.
+    dynamics: Option<Dynamics>,
     recorded: Option<Vec<RecordedMove>>,
     /// Ticks run so far.
     ticks: u64,
@@ -327,6 +336,7 @@ impl KccMover {
         .expect("validated body settings");
         Self {
             driver: Driver::new(scenario, kind),
+            dynamics: Dynamics::of(&body),
             body,
             recorded: None,
             ticks: 0,
@@ -370,7 +380,15 @@ impl Mover for KccMover {
         if !self.body.world().platforms().is_empty() {
             self.body.set_time(self.ticks as f64 * f64::from(dt));
         }
+        if let Some(dynamics) = &mut self.dynamics {
+            dynamics.step(&mut self.body, dt);
+        }
         moved
+    }
+
+    fn movables(&self) -> Vec<Vec3> {
+        let world = self.body.world();
+        world.movables().iter().map(|m| m.center_now()).collect()
     }
 
     fn stepped(&mut self) -> Option<f32> {
@@ -468,6 +486,9 @@ pub struct Run {
     pub start: Vec3,
     /// Every tick, in order.
     pub ticks: Vec<TickRecord>,
+    /// Centre of mass of each rigid body after each tick, m: one list per tick, in the order
+    /// of the file's `[[rigid_body]]` tables.
+    pub bodies: Vec<Vec<Vec3>>,
 }
 
 impl Run {
@@ -541,6 +562,7 @@ pub fn record(
     let start = mover.position();
     let count = scenario.ticks(rate);
     let mut ticks = Vec::with_capacity(count as usize);
+    let mut bodies = Vec::with_capacity(count as usize);
     for index in 0..count {
         let time = index as f64 * dt;
         let command = scenario.input_at(time).map_or(
@@ -606,6 +628,7 @@ pub fn record(
             nanos,
             command,
         });
+        bodies.push(mover.movables());
     }
     if let Some(late) = mover.late_observations()? {
         if late.len() != ticks.len() {
@@ -628,5 +651,6 @@ pub fn record(
         tick_rate: rate,
         start,
         ticks,
+        bodies,
     })
 }

@@ -199,6 +199,30 @@ pub struct Expectations {
     /// The body is crouched (true) or standing (false) after the last tick (our controller
     /// only: the peers do not crouch).
     pub crouched_at_end: Option<bool>,
+    /// A rigid body pushed ahead: its horizontal speed over a window, as a share of the
+    /// character's top walking speed.
+    pub pushed_speed: Option<PushedSpeed>,
+    /// Farthest any rigid body's centre of mass gets from where it started, m (horizontally
+    /// and vertically).
+    pub body_travel_max: Option<f32>,
+}
+
+/// `pushed_speed = { body, from, to, min, max }`: how fast a rigid body goes while pushed.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PushedSpeed {
+    /// Which `[[rigid_body]]`, counted from 0 (0 when absent).
+    #[serde(default)]
+    pub body: usize,
+    /// Start of the window, s.
+    pub from: f64,
+    /// End of the window, s.
+    pub to: f64,
+    /// Least share of the top walking speed the body's mean horizontal speed over the window
+    /// may be.
+    pub min: f32,
+    /// Largest share.
+    pub max: f32,
 }
 
 /// A place to reach at some tick.
@@ -348,6 +372,8 @@ struct RawScenario {
     #[serde(default)]
     platform: Vec<RawPlatform>,
     #[serde(default)]
+    rigid_body: Vec<RawRigidBody>,
+    #[serde(default)]
     input: Vec<RawInput>,
     #[serde(default)]
     expect: Expectations,
@@ -385,6 +411,8 @@ struct RawCharacter {
     crouch_height: Option<f32>,
     crouch_max_speed: Option<f32>,
     crouch_max_step_height: Option<f32>,
+    push_strength: Option<f32>,
+    mass: Option<f32>,
     safe_margin: Option<f32>,
     floor_max_angle_deg: Option<f32>,
     max_slides: Option<u32>,
@@ -425,6 +453,19 @@ struct RawPlatform {
     velocity: Option<[f32; 3]>,
     angular_velocity_deg: Option<f32>,
     reverse_every: Option<f32>,
+}
+
+/// A `[[rigid_body]]` table: a box the engine simulates (a Godot `RigidBody3D`, friction 1 as
+/// Godot's default material), which the character can push.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRigidBody {
+    #[serde(rename = "box")]
+    cuboid: BoxSpec,
+    /// kg.
+    mass: f32,
+    /// m/s.
+    velocity: Option<[f32; 3]>,
 }
 
 #[derive(Deserialize)]
@@ -525,7 +566,8 @@ impl Scenario {
         let mut world = World::new();
         let platforms = self.world.platforms();
         for (index, solid) in self.world.solids().iter().enumerate() {
-            if platforms.iter().any(|p| p.index == index) {
+            let moves = platforms.iter().any(|p| p.index == index);
+            if moves || self.world.movable_of(index).is_some() {
                 continue;
             }
             let solid = solid
@@ -541,6 +583,14 @@ impl Scenario {
                 .with_margin(margin)
                 .map_err(|e| format!("{}: platform {}: {e}", self.name, index + 1))?;
             world.add_platform(solid, platform.motion);
+        }
+        for (index, body) in self.world.movables().iter().enumerate() {
+            let solid = body
+                .rest
+                .clone()
+                .with_margin(margin)
+                .map_err(|e| format!("{}: rigid body {}: {e}", self.name, index + 1))?;
+            world.add_movable(solid, body.center, body.mass, body.velocity);
         }
         self.world = Arc::new(world);
         self.shape_margin = margin;
@@ -701,6 +751,24 @@ fn build(
                 .with_margin(shape_margin)
                 .map_err(|e| invalid(&table, "shape_margin", e.to_string()))?;
             world.add_platform(solid, motion);
+        }
+    }
+
+    for (index, body) in raw.rigid_body.into_iter().enumerate() {
+        let table = format!("rigid_body #{}", index + 1);
+        if body.mass <= 0.0 {
+            let message = format!("must be greater than 0 kg, got {}", body.mass);
+            return Err(invalid(&table, "mass", message));
+        }
+        let center = Vec3::from(body.cuboid.center);
+        let velocity = Vec3::from(body.velocity.unwrap_or_default());
+        let solids = course::build(&SolidSpec::Box(body.cuboid), base)
+            .map_err(|e| invalid(&table, &e.key, e.message))?;
+        for solid in solids {
+            let solid = solid
+                .with_margin(shape_margin)
+                .map_err(|e| invalid(&table, "shape_margin", e.to_string()))?;
+            world.add_movable(solid, center, body.mass, velocity);
         }
     }
 
@@ -904,6 +972,8 @@ fn character(raw: &RawCharacter) -> Result<Character, (String, String)> {
     set(&mut crouch.height, raw.crouch_height);
     set(&mut crouch.max_speed, raw.crouch_max_speed);
     set(&mut crouch.max_step_height, raw.crouch_max_step_height);
+    set(&mut controller.push.strength, raw.push_strength);
+    set(&mut controller.push.mass, raw.mass);
 
     let mut body = BodySettings {
         shape,
@@ -973,6 +1043,8 @@ fn character_key(error: &ConfigError) -> String {
         ConfigError::SafeMargin { .. } => "safe_margin",
         ConfigError::UpDirection { .. } => "up_direction",
         ConfigError::NoSlides => "max_slides",
+        ConfigError::NegativeForce { .. } => "push_strength",
+        ConfigError::NonPositiveMass { .. } => "mass",
     };
     // The core names settings by path ("movement.air.attack_time", "shape.size.x"); the file
     // uses flat names, with `air_` for the air curve and `_deg` for angles.
@@ -1086,7 +1158,7 @@ fn path_segments(path: &serde_path_to_error::Path) -> Vec<Segment> {
 fn table_and_key(segments: &[Segment]) -> (String, String) {
     let (table, rest) = match segments {
         [Segment::Key(name), Segment::Index(i), rest @ ..]
-            if name == "solid" || name == "input" =>
+            if ["solid", "platform", "rigid_body", "input"].contains(&name.as_str()) =>
         {
             (format!("{name} #{}", i + 1), rest)
         }

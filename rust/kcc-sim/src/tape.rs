@@ -10,7 +10,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use glam::Vec3;
-use kcc::{KinematicBody, MotionTest};
+use kcc::{KinematicBody, MotionTest, Touched};
 use kcc_parry::ParryBody;
 
 use crate::run::{Command, OurDriver};
@@ -29,6 +29,10 @@ enum Answer {
     Flag(bool),
     /// An angle, margin, height or radius.
     Scalar(f32),
+    /// How many collisions the last slide had.
+    Count(usize),
+    /// A slide collision's body to push, if it was one.
+    Body(Option<Touched>),
 }
 
 /// A parry body that writes down every answer it gives.
@@ -61,6 +65,15 @@ impl KinematicBody for Taping<'_> {
     }
     fn first_slide_collision(&self) -> Option<MotionTest> {
         self.keep(self.body.first_slide_collision(), |f| Answer::First(*f))
+    }
+    fn slide_collision_count(&self) -> usize {
+        self.keep(self.body.slide_collision_count(), |n| Answer::Count(*n))
+    }
+    fn touched_body(&self, index: usize) -> Option<Touched> {
+        self.keep(self.body.touched_body(index), |t| Answer::Body(*t))
+    }
+    fn push_body(&mut self, index: usize, impulse: Vec3) {
+        self.body.push_body(index, impulse);
     }
     fn is_on_floor(&self) -> bool {
         self.keep(self.body.is_on_floor(), |f| Answer::Flag(*f))
@@ -220,6 +233,30 @@ impl KinematicBody for Replay<'_> {
             |a| {
                 if let Answer::First(f) = a {
                     Some(f)
+                } else {
+                    None
+                }
+            },
+            None,
+        )
+    }
+    fn slide_collision_count(&self) -> usize {
+        self.take(
+            |a| {
+                if let Answer::Count(n) = a {
+                    Some(n)
+                } else {
+                    None
+                }
+            },
+            0,
+        )
+    }
+    fn touched_body(&self, _: usize) -> Option<Touched> {
+        self.take(
+            |a| {
+                if let Answer::Body(t) = a {
+                    Some(t)
                 } else {
                     None
                 }

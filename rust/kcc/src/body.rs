@@ -38,6 +38,24 @@ impl MotionTest {
     }
 }
 
+/// A body the engine simulates (Godot's `RigidBody3D`, not frozen) that the last slide touched:
+/// something the character can push.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Touched {
+    /// The engine's name for the body (Godot's instance id): a body met twice in one slide is
+    /// pushed once.
+    pub id: u64,
+    /// Unit contact normal pointing from the body toward the character.
+    pub normal: Vec3,
+    /// Contact point on the body, world space, m.
+    pub point: Vec3,
+    /// The body's mass, kg.
+    pub mass: f32,
+    /// The body's linear velocity (of its centre of mass) now, m/s: with the impulses it got
+    /// since the engine's last physics step.
+    pub velocity: Vec3,
+}
+
 /// A kinematic character body as a physics engine offers it (Godot's `CharacterBody3D`).
 ///
 /// Positions are of the body's origin (for `kcc-parry` the bottom of its shape, for Godot the
@@ -70,6 +88,29 @@ pub trait KinematicBody {
     /// costs that test.
     fn first_slide_collision(&self) -> Option<MotionTest> {
         None
+    }
+
+    /// How many collisions the last [`move_and_slide`](Self::move_and_slide) had (Godot's
+    /// `get_slide_collision_count()`). An engine without bodies to push may say 0 (the
+    /// default): nothing is then pushed.
+    fn slide_collision_count(&self) -> usize {
+        0
+    }
+
+    /// Collision `index` of the last slide when what it touched is a body the engine
+    /// simulates (Godot's `get_slide_collision(index)` whose collider is a `RigidBody3D`);
+    /// `None` for static geometry, platforms and other characters.
+    fn touched_body(&self, index: usize) -> Option<Touched> {
+        let _ = index;
+        None
+    }
+
+    /// Gives the body of the last slide's collision `index` an `impulse` (N s) through its
+    /// centre of mass (Godot's `RigidBody3D.apply_central_impulse`, as the usual pushing
+    /// script does: a crate slides, it does not tip over because a shoulder met its top
+    /// edge). Its velocity changes at once; it moves in the engine's next physics step.
+    fn push_body(&mut self, index: usize, impulse: Vec3) {
+        let _ = (index, impulse);
     }
 
     /// True when the last slide or floor snap left the body standing on walkable floor.

@@ -14,6 +14,7 @@ use crate::floor::{horizontal, up_of, vertical};
 use crate::footing;
 use crate::intent::Controls;
 use crate::jump::JumpState;
+use crate::push::{self, PushState};
 use crate::report::TickReport;
 use crate::sanitize::{Sanitized, usable_position, usable_velocity};
 use crate::settings::ControllerSettings;
@@ -46,6 +47,8 @@ pub struct CharacterState {
     pub jump: JumpState,
     /// Whether the body crouches, and its standing height (see [`crate::crouch`]).
     pub crouch: CrouchState,
+    /// When the character last pushed a body (see [`crate::push`]).
+    pub push: PushState,
 }
 
 /// The character controller: settings plus the tick. It keeps no state between ticks; the
@@ -149,6 +152,15 @@ impl Controller {
                 } else {
                     tick::substep(settings, body, controls, &mut state.jump, velocity, dt)
                 };
+                let walk = controls.wish * settings.movement.ground.max_speed;
+                report.velocity = push::push_touched(
+                    body,
+                    &settings.push,
+                    &mut state.push,
+                    walk,
+                    report.velocity,
+                    dt,
+                );
                 report.crouched = crouched;
                 report
             },

@@ -107,6 +107,18 @@ pub enum ConfigError {
     /// A slide would run no iteration at all.
     #[error("max_slides must be at least 1, got 0")]
     NoSlides,
+    /// The character's push strength is negative.
+    #[error("push.strength must be 0 N or more, got {value}")]
+    NegativeForce {
+        /// The rejected value, N.
+        value: f32,
+    },
+    /// The character's mass is zero or negative.
+    #[error("push.mass must be greater than 0 kg, got {value}")]
+    NonPositiveMass {
+        /// The rejected value, kg.
+        value: f32,
+    },
     /// A character shape dimension is zero, negative or not finite.
     #[error("{setting} must be a finite number greater than 0 m, got {value}")]
     ShapeSize {

@@ -5,7 +5,7 @@
 
 use glam::Vec3;
 
-use crate::body::{KinematicBody, MotionTest};
+use crate::body::{KinematicBody, MotionTest, Touched};
 
 /// The calls a [`Hooked`] body may answer differently; each one's default is the body's own.
 pub trait BodyHooks<B: KinematicBody + ?Sized> {
@@ -65,6 +65,15 @@ impl<B: KinematicBody + ?Sized, H: BodyHooks<B>> KinematicBody for Hooked<'_, B,
     }
     fn first_slide_collision(&self) -> Option<MotionTest> {
         self.hooks.first_slide_collision(self.body)
+    }
+    fn slide_collision_count(&self) -> usize {
+        self.body.slide_collision_count()
+    }
+    fn touched_body(&self, index: usize) -> Option<Touched> {
+        self.body.touched_body(index)
+    }
+    fn push_body(&mut self, index: usize, impulse: Vec3) {
+        self.body.push_body(index, impulse);
     }
     fn is_on_floor(&self) -> bool {
         self.body.is_on_floor()

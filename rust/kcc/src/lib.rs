@@ -20,13 +20,16 @@
 //! 3. **Plan** the move: along the floor's slope, level while held over an edge.
 //! 4. **Slide** with the engine's own `move_and_slide`, and **climb** when a step stopped it
 //!    ([`stairs::step_up`]: sweeps up, forward and down find the top of the step; the body is
-//!    lifted and the slide carries it on by the rest of its motion).
+//!    lifted and the slide carries it on by the rest of its motion). A body the engine
+//!    simulates (a crate) is not climbed unless [`StairSettings::step_onto_bodies`] says so.
 //! 5. **Settle** it on what supports it: set down on the edge of the step it climbed, stepped
 //!    down onto the floor below ([`stairs::step_down`]) when it walked off the floor it stood
 //!    on, held on an edge still under it, or brought down off that edge in one step. The stair
 //!    step the move made is judged here, once.
 //! 6. **Report** ([`TickReport`]), built once from those stages' values: velocity, floor
 //!    state and the height stepped, for the camera ([`StepSmoother`]).
+//! 7. **Push** the bodies the engine simulates that the move walked into ([`push`]: an
+//!    impulse sharing the walk's momentum by mass, bounded by [`PushSettings::strength`]).
 //!
 //! Every motion test a tick makes is checked against the contact it reports
 //! ([`cast_check`]): an engine whose cast ends inside what it hit (Godot Physics onto flat
@@ -108,6 +111,7 @@ mod intent;
 pub mod jump;
 pub mod movement;
 mod plan;
+pub mod push;
 pub mod report;
 pub mod sanitize;
 pub mod settings;
@@ -121,7 +125,7 @@ pub mod sweep;
 mod tick;
 pub mod tolerances;
 
-pub use body::{Contact, KinematicBody, MotionTest};
+pub use body::{Contact, KinematicBody, MotionTest, Touched};
 pub use controller::{CharacterState, Controller, TickInput};
 pub use crouch::CrouchState;
 pub use error::ConfigError;
@@ -130,6 +134,6 @@ pub use report::TickReport;
 pub use sanitize::Sanitized;
 pub use settings::{
     ControllerSettings, CrouchSettings, GravitySettings, GroundFollow, JumpSettings, MotionMode,
-    MovementSettings, SpeedCurve, StairSettings, StepDetection,
+    MovementSettings, PushSettings, SpeedCurve, StairSettings, StepDetection,
 };
 pub use smoothing::{StepSmoother, exp_decay};

@@ -79,7 +79,8 @@ checked_by_repair!(
     StairSettings,
     GravitySettings,
     JumpSettings,
-    CrouchSettings
+    CrouchSettings,
+    PushSettings
 );
 
 /// One normalized ADSR speed curve: how fast the character reaches its top speed and stops.
@@ -329,6 +330,11 @@ pub struct StairSettings {
     /// found), or a ground probe under a floating shape that moves it there smoothly (at its
     /// speed).
     pub ground_follow: GroundFollow,
+    /// Whether the character steps up onto a body the engine simulates (a crate, a barrel)
+    /// that its slide runs into. Off: players expect a crate to be pushed (see
+    /// [`crate::push`]), not climbed; it then stops the character as a wall does when it is
+    /// too heavy to push.
+    pub step_onto_bodies: bool,
 }
 
 impl Default for StairSettings {
@@ -342,6 +348,7 @@ impl Default for StairSettings {
             step_forward_test: 0.15,
             sweep_iterations: 3,
             ground_follow: GroundFollow::default(),
+            step_onto_bodies: false,
         }
     }
 }
@@ -609,6 +616,58 @@ impl CrouchSettings {
     }
 }
 
+/// Pushing the bodies the physics engine simulates (Godot's `RigidBody3D`s) that the character
+/// walks into (see [`crate::push`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(default, deny_unknown_fields)
+)]
+pub struct PushSettings {
+    /// Strongest push the character gives a body it walks into, N: 0 pushes nothing (the body
+    /// is a wall, as for Godot's own `CharacterBody3D`). A body whose friction on the floor is
+    /// more than this (friction x mass x gravity) does not move.
+    pub strength: f32,
+    /// The character's mass, kg: a push shares the walk's momentum between the character and
+    /// the body, so a body much lighter than the character is pushed at nearly the walking
+    /// speed and one as heavy at half of it.
+    pub mass: f32,
+}
+
+impl Default for PushSettings {
+    fn default() -> Self {
+        Self {
+            strength: 500.0,
+            mass: 80.0,
+        }
+    }
+}
+
+impl PushSettings {
+    fn repair(&mut self, problems: &mut Vec<ConfigError>) {
+        let defaults = Self::default();
+        check(
+            problems,
+            "push.strength",
+            &mut self.strength,
+            defaults.strength,
+            |v| v >= 0.0,
+            |value| ConfigError::NegativeForce { value },
+            0.0,
+        );
+        check(
+            problems,
+            "push.mass",
+            &mut self.mass,
+            defaults.mass,
+            |v| v > 0.0,
+            |value| ConfigError::NonPositiveMass { value },
+            defaults.mass,
+        );
+    }
+}
+
 /// Smallest crouch height a repair gives, m.
 pub const MIN_CROUCH_HEIGHT: f32 = 0.05;
 
@@ -652,6 +711,8 @@ pub struct ControllerSettings {
     pub jump: JumpSettings,
     /// Crouch height, speed and step height.
     pub crouch: CrouchSettings,
+    /// Pushing the bodies the engine simulates.
+    pub push: PushSettings,
 }
 
 impl ControllerSettings {
@@ -676,6 +737,7 @@ impl ControllerSettings {
         fixed.gravity.repair(&mut problems);
         fixed.jump.repair(&mut problems);
         fixed.crouch.repair(&mut problems);
+        fixed.push.repair(&mut problems);
         (fixed, problems)
     }
 
@@ -734,8 +796,12 @@ mod tests {
         bad.crouch.max_speed = -1.0;
         bad.crouch.max_step_height = f32::NAN;
         bad.stairs.ground_follow = GroundFollow::Smooth { speed: -1.0 };
+        bad.push.strength = -5.0;
+        bad.push.mass = 0.0;
         let (fixed, problems) = bad.sanitized();
-        assert_eq!(problems.len(), 16, "{problems:?}");
+        assert_eq!(problems.len(), 18, "{problems:?}");
+        assert!(problems.contains(&ConfigError::NegativeForce { value: -5.0 }));
+        assert!(problems.contains(&ConfigError::NonPositiveMass { value: 0.0 }));
         assert_eq!(
             fixed.stairs.ground_follow,
             GroundFollow::Smooth { speed: MIN_RATE }
@@ -764,6 +830,8 @@ mod tests {
             fixed.crouch.max_step_height,
             defaults.crouch.max_step_height
         );
+        assert_eq!(fixed.push.strength, 0.0);
+        assert_eq!(fixed.push.mass, defaults.push.mass);
     }
 
     #[test]

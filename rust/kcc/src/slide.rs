@@ -11,6 +11,7 @@ use crate::climb::{Climb, Lift, climb};
 use crate::floor::{horizontal, vertical};
 use crate::movement::along_floor;
 use crate::plan::Plan;
+use crate::push;
 use crate::settings::{StairSettings, StepDetection};
 use crate::surface::same_slope;
 use crate::tolerances::{MIN_MOTION, MIN_SHARE, STOPPED_SHARE, WALK_SHARE};
@@ -120,6 +121,10 @@ fn slide_and_climb<B: KinematicBody + ?Sized>(
     }
     let (mut velocity, mut slope) = follow_floor(body, plan);
     if !grounded || !body.is_on_wall() {
+        return (velocity, slope, None);
+    }
+    if !stairs.step_onto_bodies && push::against_body(body) {
+        // A crate is pushed, not climbed.
         return (velocity, slope, None);
     }
     let stopped = |v: Vec3| horizontal(v, up).length() < run.length() * STOPPED_SHARE;

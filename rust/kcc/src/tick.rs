@@ -10,6 +10,9 @@
 //!    ([`Plan`]), the engine's **slide** with the **climb** onto a step in its way
 //!    ([`slide::slide`]), the body **settled** on what supports it ([`settle::settle`]), and
 //!    the **report** built once from those values ([`report_of`]).
+//!
+//! After each sub-step the controller **pushes** the bodies the engine simulates that the move
+//! walked into ([`crate::push::push_touched`]).
 
 use glam::Vec3;
 

@@ -83,6 +83,7 @@ fn step_scene(tick_rate: f64) -> SceneDesc {
             block([2.0, 0.1, 0.0], [2.0, 0.2, 4.0]),
         ],
         platforms: Vec::new(),
+        rigid_bodies: Vec::new(),
         body: capsule_body(),
         start: [0.0, 0.0, 0.0],
     }

@@ -3,15 +3,17 @@
 //! what is measured in the Godot world is what the addon does in a game.
 //!
 //! Both files are read as text. Engine calls are the calls on the body (Rust: `base()` /
-//! `base_mut()`; GDScript: `body.`), on the `KinematicCollision3D` result, on `Engine`, and
-//! the construction of the result; helpers of the same file are followed where they are called.
+//! `base_mut()`; GDScript: `body.`), on the `KinematicCollision3D` result, on a touched
+//! `RigidBody3D` (`rigid.`), on `Engine` and `PhysicsServer3D`, and the construction of the
+//! result; helpers of the same file are followed where they are called. A call with defaults
+//! (gdext's `_ex` form) counts as the call.
 
 use std::path::Path;
 
 use regex::Regex;
 
 /// Each port method and the engine calls it must make, in order.
-const TABLE: [(&str, &[&str]); 15] = [
+const TABLE: [(&str, &[&str]); 18] = [
     ("position", &["get_global_position"]),
     ("set_position", &["set_global_position"]),
     (
@@ -51,6 +53,31 @@ const TABLE: [(&str, &[&str]); 15] = [
             "get_normal",
             "get_position",
             "get_depth",
+        ],
+    ),
+    ("slide_collision_count", &["get_slide_collision_count"]),
+    (
+        "touched_body",
+        &[
+            "get_slide_collision_count",
+            "get_slide_collision",
+            "get_collider",
+            "is_freeze_enabled",
+            "get_rid",
+            "get_normal",
+            "get_position",
+            "get_mass",
+            "body_get_state",
+        ],
+    ),
+    (
+        "push_body",
+        &[
+            "get_slide_collision_count",
+            "get_slide_collision",
+            "get_collider",
+            "is_freeze_enabled",
+            "apply_central_impulse",
         ],
     ),
     ("is_on_floor", &["is_on_floor"]),
@@ -119,14 +146,7 @@ fn calls(body: &str, pattern: &Regex, helper: &dyn Fn(&str) -> Option<String>) -
             found.push("KinematicCollision3D.new".to_string());
         } else {
             let name = capture.name("call").unwrap().as_str();
-            found.push(
-                if name == "test_move_ex" {
-                    "test_move"
-                } else {
-                    name
-                }
-                .to_string(),
-            );
+            found.push(name.strip_suffix("_ex").unwrap_or(name).to_string());
         }
     }
     found
@@ -140,11 +160,11 @@ fn the_oracle_and_the_addon_make_the_same_engine_calls() {
         .find("impl<T> KinematicBody for GodotBody")
         .expect("body.rs implements the port")..];
     let rust_pattern = Regex::new(
-        r"(?:base(?:_mut)?\(\)\s*\.\s*|\bcollision\.|Engine::singleton\(\)\.)(?P<call>\w+)\s*\(|(?P<new>KinematicCollision3D::new_gd)\(|self\.(?P<helper>engine_delta|collision_shape|result_object)\(\)",
+        r"(?:base(?:_mut)?\(\)\s*\.\s*|\bcollision\s*\.\s*|\brigid\s*\.\s*|(?:Engine|PhysicsServer3D)::singleton\(\)\s*\.\s*)(?P<call>\w+)\s*\(|(?P<new>KinematicCollision3D::new_gd)\(|self\.(?P<helper>engine_delta|collision_shape|result_object|collision_at)\((?:index)?\)",
     )
     .unwrap();
     let gd_pattern = Regex::new(
-        r"(?:\bbody\.|\bcollision\.|\bEngine\.)(?P<call>\w+)\(|(?P<new>KinematicCollision3D\.new)\(|(?P<helper>_engine_delta|_collision_shape|_result_object)\(\)",
+        r"(?:\bbody\.|\bcollision\.|\brigid\.|\bEngine\.|\bPhysicsServer3D\.)(?P<call>\w+)\(|(?P<new>KinematicCollision3D\.new)\(|(?P<helper>_engine_delta|_collision_shape|_result_object|_collision_at)\((?:index)?\)",
     )
     .unwrap();
     let rust_helper = |name: &str| Some(rust_fn(&rust, name).to_string());

@@ -3,7 +3,8 @@
 //! magnifying glass. A controller that does not depend on the character's absolute size passes
 //! the scaled file as it passes the original.
 //!
-//! What is scaled: the solids and platforms (their velocities too), the start, the character's
+//! What is scaled: the solids, platforms and rigid bodies (their velocities too; a rigid body's
+//! mass, and the character's, as the volume, and its push strength as mass x acceleration), the start, the character's
 //! shape, speeds (ground, air, crouch), gravity, terminal speed and jump velocity, its lengths
 //! (max step height, minimum step depth, minimum step forward, step forward test, crouch height
 //! and crouch step height, floor snap length), and the lengths of the `[expect]` table
@@ -31,6 +32,13 @@ impl RawScenario {
             platform.cuboid.center = times(platform.cuboid.center, k);
             platform.cuboid.size = times(platform.cuboid.size, k);
             platform.velocity = platform.velocity.map(|v| times(v, k));
+        }
+        for body in &mut self.rigid_body {
+            body.cuboid.center = times(body.cuboid.center, k);
+            body.cuboid.size = times(body.cuboid.size, k);
+            body.velocity = body.velocity.map(|v| times(v, k));
+            // Of the same stuff: the mass grows as the volume.
+            body.mass *= k * k * k;
         }
         self.expect.scale(k);
         self
@@ -63,6 +71,10 @@ impl RawCharacter {
         self.step_forward_test = scaled(self.step_forward_test, stairs.step_forward_test);
         self.crouch_height = scaled(self.crouch_height, crouch.height);
         self.crouch_max_step_height = scaled(self.crouch_max_step_height, crouch.max_step_height);
+        // The character's mass grows as its volume, and its strength as mass x acceleration.
+        let push = &controller.push;
+        self.mass = Some(self.mass.unwrap_or(push.mass) * k * k * k);
+        self.push_strength = Some(self.push_strength.unwrap_or(push.strength) * k * k * k * k);
         self.floor_snap_length = scaled(self.floor_snap_length, body.floor_snap_length);
         self.gravity = scaled(self.gravity, gravity.gravity);
         self.terminal_speed = scaled(self.terminal_speed, gravity.terminal_speed);
@@ -120,6 +132,7 @@ impl Expectations {
         self.never_above = self.never_above.map(|h| h * k);
         self.rises_above = self.rises_above.map(|h| h * k);
         self.max_step_per_tick = self.max_step_per_tick.map(|h| h * k);
+        self.body_travel_max = self.body_travel_max.map(|h| h * k);
         if let Some(risers) = &mut self.steps_per_riser {
             risers.rise *= k;
             risers.tolerance = Some(risers.tolerance.unwrap_or(RISER_TOLERANCE) * k);

@@ -1,9 +1,10 @@
 //! `kcc-sim`'s tests, in one test binary (one link instead of one per file): the binary's
-//! command line, the public course, the Godot world, Jolt's controller (with the feature `jolt`)
-//! and scenario parsing.
+//! command line, the public course, the Godot world, Jolt's controller (with the feature `jolt`),
+//! pushing rigid bodies and scenario parsing.
 
 mod cli;
 mod course;
 mod godot_world;
 mod jolt;
 mod parsing;
+mod pushing;

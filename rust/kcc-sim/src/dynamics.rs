@@ -1,0 +1,143 @@
+//! The parry world's rigid bodies (`[[rigid_body]]`): a Rapier simulation that steps them
+//! between ticks, as Godot's physics step moves its `RigidBody3D`s after a game's
+//! `_physics_process`. The character is a kinematic body in it (a body falling or rolling into
+//! it stops as at a wall), the level's solids are fixed, and the impulses the character gave
+//! during the tick are applied before the step.
+//!
+//! What it imitates of a Godot project's defaults: gravity 9.8 m/s², friction 1 on every
+//! surface (Godot's default physics material), no bounce, and a linear and angular damping of
+//! 0.1 (`physics/3d/default_linear_damp`, `default_angular_damp`).
+
+use glam::{DQuat, Vec3};
+use kcc::KinematicBody;
+use kcc_parry::{ParryBody, Primitive, World};
+use rapier3d::prelude::{
+    ColliderBuilder, PhysicsWorld, Pose, RigidBodyBuilder, RigidBodyHandle, Vector,
+};
+
+use crate::course;
+use crate::rapier::rapier_shape;
+
+/// Godot's default gravity, m/s².
+const GRAVITY: f32 = 9.8;
+/// Godot's default physics material's friction.
+const FRICTION: f32 = 1.0;
+/// Godot's default linear and angular damping, 1/s.
+const DAMPING: f32 = 0.1;
+/// How far ahead of a rigid body Rapier looks for contacts, m: Jolt (Godot's engine) stops a
+/// body at what it is about to hit in a step (its speculative contacts), where Rapier alone
+/// lets a crate sliding at walking speed sink centimetres into a step's riser and then pushes
+/// it back, into the character.
+const SOFT_CCD: f32 = 0.5;
+
+/// A Rapier world stepping the movable bodies of a parry world.
+pub struct Dynamics {
+    physics: PhysicsWorld,
+    /// One per movable body, in the world's order.
+    bodies: Vec<RigidBodyHandle>,
+    /// The character, kinematic.
+    character: RigidBodyHandle,
+    /// From the character's origin (the bottom of its shape) to its shape's centre, m.
+    center: Vec3,
+}
+
+impl Dynamics {
+    /// The simulation of `body`'s world, with `body` as the character; `None` when the world
+    /// has no movable body.
+    pub fn of(body: &ParryBody) -> Option<Self> {
+        let world = body.world();
+        if world.movables().is_empty() {
+            return None;
+        }
+        let mut physics = PhysicsWorld::new();
+        physics.gravity = Vector::new(0.0, -GRAVITY, 0.0);
+        add_fixed(&mut physics, world);
+        let bodies = world
+            .movables()
+            .iter()
+            .filter_map(|movable| {
+                let Primitive::Cuboid { size, rotation, .. } = movable.rest.primitive() else {
+                    return None;
+                };
+                let rigid = RigidBodyBuilder::dynamic()
+                    .pose(Pose::from_parts(movable.center, *rotation))
+                    .linvel(movable.velocity)
+                    .linear_damping(DAMPING)
+                    .angular_damping(DAMPING)
+                    .soft_ccd_prediction(SOFT_CCD);
+                let collider = ColliderBuilder::cuboid(size.x * 0.5, size.y * 0.5, size.z * 0.5)
+                    .mass(movable.mass)
+                    .friction(FRICTION)
+                    .restitution(0.0);
+                Some(physics.insert(rigid, collider).0)
+            })
+            .collect();
+        let shape = body.settings().shape;
+        let center = shape.center_offset().as_vec3();
+        let character = physics.insert(
+            RigidBodyBuilder::kinematic_position_based().translation(body.position() + center),
+            ColliderBuilder::new(rapier_shape(shape)).friction(FRICTION),
+        );
+        Some(Self {
+            physics,
+            bodies,
+            character: character.0,
+            center,
+        })
+    }
+
+    /// One physics step of `dt` (s) after a tick of `body`: its impulses applied, the
+    /// character where the tick left it, then the movable bodies put where the step took them.
+    pub fn step(&mut self, body: &mut ParryBody, dt: f32) {
+        for push in body.take_pushes() {
+            if let Some(rigid) = self
+                .bodies
+                .get(push.movable)
+                .and_then(|h| self.physics.bodies.get_mut(*h))
+            {
+                rigid.apply_impulse(push.impulse, true);
+            }
+        }
+        if let Some(character) = self.physics.bodies.get_mut(self.character) {
+            character.set_next_kinematic_translation(body.position() + self.center);
+        }
+        self.physics.integration_parameters.dt = dt;
+        self.physics.step();
+        body.place_movables(self.places());
+    }
+
+    /// Each movable body's centre of mass (m), rotation, velocity (m/s) and angular velocity
+    /// (rad/s), in the world's order.
+    fn places(&self) -> Vec<(Vec3, DQuat, Vec3, Vec3)> {
+        self.bodies
+            .iter()
+            .filter_map(|h| self.physics.bodies.get(*h))
+            .map(|rigid| {
+                let turn = rigid.rotation();
+                let rotation =
+                    DQuat::from_xyzw(turn.x.into(), turn.y.into(), turn.z.into(), turn.w.into());
+                (
+                    rigid.translation(),
+                    rotation,
+                    rigid.linvel(),
+                    rigid.angvel(),
+                )
+            })
+            .collect()
+    }
+}
+
+/// The world's solids that do not move, as fixed colliders.
+fn add_fixed(physics: &mut PhysicsWorld, world: &World) {
+    let moves = |index: usize| {
+        world.movable_of(index).is_some() || world.platforms().iter().any(|p| p.index == index)
+    };
+    for (index, solid) in world.solids().iter().enumerate() {
+        if moves(index) {
+            continue;
+        }
+        if let Some(collider) = course::rapier_collider(solid) {
+            physics.insert_collider(collider.friction(FRICTION), None);
+        }
+    }
+}

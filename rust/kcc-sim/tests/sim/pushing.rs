@@ -1,0 +1,101 @@
+//! Pushing rigid bodies in the parry world (a Rapier simulation steps them between ticks): a
+//! light crate slides ahead, a heavy one stays, a push strength of 0 makes a crate a wall, a
+//! low crate is climbed only when the character may step onto bodies, and a `[[rigid_body]]`
+//! table's mistakes are errors naming the table and key.
+
+use std::path::Path;
+
+use glam::Vec3;
+use kcc_sim::run::{self, ControllerKind, Run};
+use kcc_sim::scenario::{Scenario, ScenarioError};
+
+fn course_file(name: &str) -> Scenario {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    Scenario::load(&dir.join(format!("{name}.toml"))).unwrap()
+}
+
+fn ours(scenario: &Scenario, rate: f64) -> Run {
+    run::run(scenario, ControllerKind::Kcc, rate).expect("the parry world answers")
+}
+
+/// How far the first rigid body's centre moved over the run, m.
+fn crate_travel(run: &Run) -> f32 {
+    let first = run.bodies.first().expect("a tick")[0];
+    let last = run.bodies.last().expect("a tick")[0];
+    first.distance(last)
+}
+
+fn last_position(run: &Run) -> Vec3 {
+    run.ticks.last().expect("a tick").position
+}
+
+#[test]
+fn a_light_crate_slides_ahead_and_a_heavy_one_stays() {
+    for rate in [30.0, 144.0] {
+        let light = ours(&course_file("push_crate_light"), rate);
+        // Pushed for about 2.3 s at nearly 3 m/s, then it slides to a stop.
+        let travel = crate_travel(&light);
+        assert!(travel > 5.5 && travel < 7.5, "{rate} Hz: {travel} m");
+        // The character follows it, over 6 m from its start.
+        assert!(
+            last_position(&light).z < -6.0,
+            "{:?}",
+            last_position(&light)
+        );
+        let heavy = ours(&course_file("push_crate_heavy"), rate);
+        assert!(crate_travel(&heavy) < 0.01, "{}", crate_travel(&heavy));
+        // It stops against the crate, whose back face is at z = -1.0, its radius away.
+        let stopped = last_position(&heavy).z;
+        assert!(
+            (stopped + 0.6).abs() < 0.01,
+            "{rate} Hz: stopped at z = {stopped}"
+        );
+    }
+}
+
+#[test]
+fn with_no_strength_a_crate_is_a_wall() {
+    let mut scenario = course_file("push_crate_light");
+    scenario.character.controller.push.strength = 0.0;
+    let run = ours(&scenario, 60.0);
+    assert!(crate_travel(&run) < 1e-3, "{}", crate_travel(&run));
+    assert!((last_position(&run).z + 0.6).abs() < 0.01);
+}
+
+#[test]
+fn a_low_crate_is_stepped_onto_only_when_the_character_may_step_onto_bodies() {
+    let mut scenario = course_file("push_crate_wall");
+    let pushed = ours(&scenario, 60.0);
+    assert!(pushed.ticks.iter().all(|t| t.stepped.is_none()));
+    assert!(pushed.ticks.iter().all(|t| t.position.y < 0.01));
+    scenario.character.controller.stairs.step_onto_bodies = true;
+    let climbed = ours(&scenario, 60.0);
+    let highest = climbed
+        .ticks
+        .iter()
+        .map(|t| t.position.y)
+        .fold(f32::MIN, f32::max);
+    // The crate is 0.3 m tall: the character stands on it.
+    assert!(highest > 0.28, "highest {highest} m");
+    assert!(climbed.ticks.iter().any(|t| t.stepped.is_some()));
+}
+
+#[test]
+fn a_rigid_body_needs_a_mass_above_zero_and_a_box() {
+    let text = "name = \"t\"\nduration = 1.0\n[start]\nposition = [0, 0.02, 0]\n\
+                [[rigid_body]]\nbox = { center = [0, 0.5, -2], size = [1, 1, 1] }\nmass = 0\n";
+    match Scenario::parse(Path::new("t.toml"), text) {
+        Err(ScenarioError::Invalid { table, key, .. }) => {
+            assert_eq!((table.as_str(), key.as_str()), ("rigid_body #1", "mass"));
+        }
+        other => panic!("{:?}", other.map(|s| s.name)),
+    }
+    let text = "name = \"t\"\nduration = 1.0\n[start]\nposition = [0, 0.02, 0]\n\
+                [[rigid_body]]\nmass = 5\n";
+    match Scenario::parse(Path::new("t.toml"), text) {
+        Err(ScenarioError::Invalid { table, key, .. }) => {
+            assert_eq!((table.as_str(), key.as_str()), ("rigid_body #1", "box"));
+        }
+        other => panic!("{:?}", other.map(|s| s.name)),
+    }
+}

@@ -1,0 +1,204 @@
+//! Pushing: after each sub-step, the bodies the engine simulates (Godot's `RigidBody3D`s) that
+//! the move walked into get an impulse along the walk ([`push_touched`]).
+//!
+//! The engine's slide treats such a body as a wall. The push then gives it the velocity the
+//! character and the body would share if the walk's momentum were shared by their masses, no
+//! more than [`PushSettings::strength`] allows, and the character keeps as much of its walk
+//! toward the body as the body now moves away at: a light crate slides ahead at nearly the
+//! walking speed, a heavy one (whose friction on the floor is more than the strength) stays,
+//! and stops the character as a wall does.
+//!
+//! The strength is a force, given over the time the character has been pushing: since its
+//! last push, up to [`PUSH_MEMORY`]. A character walking behind a crate touches it only every
+//! few ticks (Godot's slide cancels a move of less than 20 safe margins that ends against a
+//! wall, so the tick that meets the crate does not move, and the crate gets ahead in the
+//! physics step), and a push only on the ticks that touch, bounded by one tick's strength,
+//! would make the crate slower the higher the tick rate.
+
+use glam::Vec3;
+
+use crate::body::{KinematicBody, Touched};
+use crate::floor::{horizontal, up_of};
+use crate::settings::PushSettings;
+
+/// Most bodies one slide pushes (a slide has at most this many collisions in Godot's default
+/// `max_slides`, and every one may be another body).
+const MOST_BODIES: usize = 8;
+
+/// Longest time a push may count the character's strength over, s: a push right after
+/// another counts the time between them, one after a pause no more than this.
+pub const PUSH_MEMORY: f32 = 0.1;
+
+/// What the character remembers of its pushes between sub-steps.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct PushState {
+    /// Time since the last push ended, s (up to [`PUSH_MEMORY`]); `None` before the first.
+    since: Option<f32>,
+}
+
+/// Pushes every body the last slide touched, once each, with the walk `wanted` (m/s, what the
+/// input asks for: the wish times the top speed, so that a walk slowed by the body is not what
+/// pushes it) over `dt` (s), and remembers it in `state`. Returns `velocity` (m/s, the velocity
+/// after the move) with its part toward each pushed body raised to the speed that body now
+/// moves away at, no faster than `wanted` that way.
+pub fn push_touched<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    push: &PushSettings,
+    state: &mut PushState,
+    wanted: Vec3,
+    velocity: Vec3,
+    dt: f32,
+) -> Vec3 {
+    if push.strength <= 0.0 || dt.is_nan() || dt <= 0.0 {
+        return velocity;
+    }
+    let pushing = state
+        .since
+        .map_or(dt, |since| (since + dt).min(PUSH_MEMORY));
+    let mut pushed = [0u64; MOST_BODIES];
+    let mut count = 0;
+    let mut velocity = velocity;
+    for index in 0..body.slide_collision_count() {
+        let Some(touched) = body.touched_body(index) else {
+            continue;
+        };
+        if pushed[..count].contains(&touched.id) {
+            continue;
+        }
+        let up = up_of(body);
+        let Some(push) = impulse(push, &touched, wanted, up, pushing) else {
+            continue;
+        };
+        body.push_body(index, push.impulse);
+        if count < MOST_BODIES {
+            pushed[count] = touched.id;
+            count += 1;
+        }
+        let toward = velocity.dot(push.direction);
+        if toward < push.keep {
+            velocity += push.direction * (push.keep - toward);
+        }
+    }
+    state.since = if count > 0 {
+        Some(0.0)
+    } else {
+        state.since.map(|since| (since + dt).min(PUSH_MEMORY))
+    };
+    velocity
+}
+
+/// True when the last slide ran into a body the engine simulates: one of its collisions is
+/// such a body, met as a wall (its normal steeper than the floor's max angle).
+pub(crate) fn against_body<B: KinematicBody + ?Sized>(body: &B) -> bool {
+    let count = body.slide_collision_count();
+    if count == 0 {
+        return false;
+    }
+    let up = up_of(body);
+    let floor = body.floor_max_angle().cos();
+    (0..count).any(|index| {
+        body.touched_body(index)
+            .is_some_and(|touched| touched.normal.dot(up).abs() < floor)
+    })
+}
+
+/// One body's push: the impulse it gets, which way, and the speed the character keeps that way.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Push {
+    /// The impulse, N s.
+    impulse: Vec3,
+    /// Unit horizontal direction of the push, away from the character.
+    direction: Vec3,
+    /// Speed the body moves away at after the push, m/s, no more than the walk's that way.
+    keep: f32,
+}
+
+/// The push a body `touched` gets from the walk `wanted` (m/s) given over `pushing` (s):
+/// across the ground only (a body stood on or bumped from below is not pushed), and only while
+/// the walk closes in on it. `None` when there is nothing to push.
+fn impulse(
+    push: &PushSettings,
+    touched: &Touched,
+    wanted: Vec3,
+    up: Vec3,
+    pushing: f32,
+) -> Option<Push> {
+    let direction = horizontal(-touched.normal, up).try_normalize()?;
+    let walk = wanted.dot(direction);
+    let away = touched.velocity.dot(direction);
+    let closing = walk - away;
+    if !(closing > 0.0 && touched.mass > 0.0 && touched.mass.is_finite()) {
+        return None;
+    }
+    let shared = push.mass * touched.mass / (push.mass + touched.mass);
+    let size = (shared * closing).min(push.strength * pushing);
+    let impulse = direction * size;
+    impulse.is_finite().then_some(Push {
+        impulse,
+        direction,
+        keep: (away + size / touched.mass).min(walk),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn crate_of(mass: f32, velocity: Vec3) -> Touched {
+        Touched {
+            id: 1,
+            normal: Vec3::Z,
+            point: Vec3::new(0.0, 0.5, -0.4),
+            mass,
+            velocity,
+        }
+    }
+
+    const WALK: Vec3 = Vec3::new(0.0, 0.0, -3.0);
+
+    #[test]
+    fn a_light_crate_gets_nearly_the_walk_and_a_heavy_one_what_the_strength_allows() {
+        let push = PushSettings::default();
+        // Pushing for a while: the strength (500 N x 0.1 s) allows the whole share.
+        let light = impulse(
+            &push,
+            &crate_of(10.0, Vec3::ZERO),
+            WALK,
+            Vec3::Y,
+            PUSH_MEMORY,
+        )
+        .expect("pushed");
+        // 80 kg and 10 kg share the walk: the crate gets 80/90 of 3 m/s.
+        assert!((light.keep - 3.0 * 80.0 / 90.0).abs() < 1e-4, "{light:?}");
+        assert_eq!(light.direction, -Vec3::Z);
+        // One tick of a first push: 500 N over 1/60 s.
+        let dt = 1.0 / 60.0;
+        let first = impulse(&push, &crate_of(10.0, Vec3::ZERO), WALK, Vec3::Y, dt).expect("pushed");
+        assert!(
+            (first.impulse.length() - 500.0 * dt).abs() < 1e-3,
+            "{first:?}"
+        );
+        let heavy =
+            impulse(&push, &crate_of(500.0, Vec3::ZERO), WALK, Vec3::Y, dt).expect("pushed");
+        assert!(
+            (heavy.impulse.length() - 500.0 * dt).abs() < 1e-3,
+            "{heavy:?}"
+        );
+        assert!(heavy.keep < 0.02, "{heavy:?}");
+    }
+
+    #[test]
+    fn nothing_is_pushed_that_moves_away_faster_is_stood_on_or_walked_away_from() {
+        let push = PushSettings::default();
+        let dt = 1.0 / 60.0;
+        let fleeing = crate_of(10.0, Vec3::new(0.0, 0.0, -3.5));
+        assert_eq!(impulse(&push, &fleeing, WALK, Vec3::Y, dt), None);
+        let under = Touched {
+            normal: Vec3::Y,
+            ..crate_of(10.0, Vec3::ZERO)
+        };
+        assert_eq!(impulse(&push, &under, WALK, Vec3::Y, dt), None);
+        let backward = crate_of(10.0, Vec3::ZERO);
+        assert_eq!(impulse(&push, &backward, -WALK, Vec3::Y, dt), None);
+    }
+}
