@@ -584,8 +584,9 @@ impl RustCharacterBody3D {
     /// [member CharacterBody3D.velocity] over `delta` s, stepping up and down, and writes the
     /// velocity back. Keep your own velocity code and call this instead of `move_and_slide()`.
     /// Returns true when the character stepped up or down (and [signal stepped] was emitted).
-    /// It emits [signal left_floor] and [signal landed] as [method tick] does. A `delta` that
-    /// is not positive moves nothing.
+    /// It emits [signal left_floor] and [signal landed] as [method tick] does. Like
+    /// `move_and_slide()`, it does not push the [RigidBody3D]s it meets (the tick does, by
+    /// [member push_strength]). A `delta` that is not positive moves nothing.
     #[func]
     fn move_and_step(&mut self, delta: f64) -> bool {
         self.record_move("move_and_step");

@@ -220,7 +220,7 @@ pub fn evaluate(scenario: &Scenario, run: &Run, metrics: &Metrics) -> Vec<Check>
     checks
 }
 
-/// The checks on the rigid bodies (`pushed_speed`, `body_travel_max`). A run whose world did
+/// The checks on the rigid bodies (`pushed_speed`, `body_travel_max`, `body_end_near`). A run whose world did
 /// not simulate them (a peer's) has nothing to measure: they fail.
 fn rigid_body_checks(scenario: &Scenario, run: &Run) -> Vec<Check> {
     let expect = &scenario.expect;
@@ -244,6 +244,11 @@ fn rigid_body_checks(scenario: &Scenario, run: &Run) -> Vec<Check> {
             travel.map(f64::from),
             decimal(limit),
         ));
+    }
+    if let Some(near) = expect.body_end_near {
+        let end = run.bodies.last().and_then(|b| b.get(near.body));
+        let distance = end.map(|c| f64::from(c.distance(Vec3::from(near.position))));
+        checks.push(at_most("body_end_near", distance, decimal(near.radius)));
     }
     checks
 }

@@ -93,8 +93,8 @@ fn query_difference(
 }
 
 /// Runs `scenario` at `rate` Hz in both worlds and replays the parry run's queries in Godot.
-/// A scenario with moving platforms is compared run against run only: its queries met the
-/// platforms wherever they were at the time, and the replay's scene holds still.
+/// A scenario with moving platforms or rigid bodies is compared run against run only: its
+/// queries met them wherever they were at the time, and the replay's scene holds still.
 pub fn compare(
     scenario: &Scenario,
     rate: f64,
@@ -128,7 +128,8 @@ pub fn compare(
         metrics::measure(scenario, &in_godot),
     );
 
-    let replayed: &[RecordedMove] = if scenario.world.platforms().is_empty() {
+    let world = &scenario.world;
+    let replayed: &[RecordedMove] = if world.platforms().is_empty() && world.movables().is_empty() {
         &queries
     } else {
         &[]

@@ -205,6 +205,21 @@ pub struct Expectations {
     /// Farthest any rigid body's centre of mass gets from where it started, m (horizontally
     /// and vertically).
     pub body_travel_max: Option<f32>,
+    /// A rigid body's centre ends within `radius` of `position`.
+    pub body_end_near: Option<BodyNear>,
+}
+
+/// `body_end_near = { body, position, radius }`: where a rigid body ends.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BodyNear {
+    /// Which `[[rigid_body]]`, counted from 0 (0 when absent).
+    #[serde(default)]
+    pub body: usize,
+    /// Target for its centre, m.
+    pub position: [f32; 3],
+    /// Largest distance from the target that counts, m.
+    pub radius: f32,
 }
 
 /// `pushed_speed = { body, from, to, min, max }`: how fast a rigid body goes while pushed.

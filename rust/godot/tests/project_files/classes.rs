@@ -75,6 +75,19 @@ const BUILTIN_NODES: &[(&str, &str, &[&str], &[&str])] = &[
         &["physics_material_override"],
     ),
     (
+        "RigidBody3D",
+        "PhysicsBody3D",
+        &["body_entered", "body_exited", "sleeping_state_changed"],
+        &[
+            "mass",
+            "physics_material_override",
+            "linear_velocity",
+            "angular_velocity",
+            "freeze",
+            "can_sleep",
+        ],
+    ),
+    (
         "CharacterBody3D",
         "PhysicsBody3D",
         &[],

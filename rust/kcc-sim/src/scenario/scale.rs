@@ -133,6 +133,10 @@ impl Expectations {
         self.rises_above = self.rises_above.map(|h| h * k);
         self.max_step_per_tick = self.max_step_per_tick.map(|h| h * k);
         self.body_travel_max = self.body_travel_max.map(|h| h * k);
+        if let Some(near) = &mut self.body_end_near {
+            near.position = times(near.position, k);
+            near.radius *= k;
+        }
         if let Some(risers) = &mut self.steps_per_riser {
             risers.rise *= k;
             risers.tolerance = Some(risers.tolerance.unwrap_or(RISER_TOLERANCE) * k);
