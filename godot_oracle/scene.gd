@@ -76,14 +76,7 @@ static func platform_transform(desc: Dictionary, rest: Transform3D, t: float) ->
 static func _platform(desc: Dictionary) -> AnimatableBody3D:
 	var node := AnimatableBody3D.new()
 	node.sync_to_physics = true
-	var box := BoxShape3D.new()
-	box.size = vec3(desc["size"])
-	box.margin = desc["margin"]
-	var collision := CollisionShape3D.new()
-	collision.shape = box
-	node.add_child(collision)
-	var r: Array = desc["rotation"]
-	var rest := Transform3D(Basis(Quaternion(r[0], r[1], r[2], r[3])), vec3(desc["center"]))
+	var rest := _add_box(node, desc)
 	node.transform = rest
 	node.set_meta("desc", desc)
 	node.set_meta("rest", rest)
@@ -95,6 +88,14 @@ static func _rigid_body(desc: Dictionary) -> RigidBody3D:
 	var node := RigidBody3D.new()
 	node.mass = desc["mass"]
 	node.linear_velocity = vec3(desc["velocity"])
+	node.transform = _add_box(node, desc)
+	node.add_to_group("rigid_bodies")
+	return node
+
+
+## Gives `node` a CollisionShape3D with the BoxShape3D of `desc` (size, margin); returns the
+## transform `desc` places it at (its centre and rotation).
+static func _add_box(node: Node3D, desc: Dictionary) -> Transform3D:
 	var box := BoxShape3D.new()
 	box.size = vec3(desc["size"])
 	box.margin = desc["margin"]
@@ -102,9 +103,7 @@ static func _rigid_body(desc: Dictionary) -> RigidBody3D:
 	collision.shape = box
 	node.add_child(collision)
 	var r: Array = desc["rotation"]
-	node.transform = Transform3D(Basis(Quaternion(r[0], r[1], r[2], r[3])), vec3(desc["center"]))
-	node.add_to_group("rigid_bodies")
-	return node
+	return Transform3D(Basis(Quaternion(r[0], r[1], r[2], r[3])), vec3(desc["center"]))
 
 
 static func _body(desc: Dictionary) -> CharacterBody3D:

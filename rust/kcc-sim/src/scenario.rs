@@ -12,7 +12,7 @@ use std::sync::Arc;
 use glam::{Vec2, Vec3};
 use kcc::movement::INPUT_DEAD_ZONE;
 use kcc::{ConfigError, ControllerSettings, GroundFollow, MotionMode};
-use kcc_parry::{BodySettings, CharacterShape, PlatformMotion, World};
+use kcc_parry::{BodySettings, CharacterShape, PlatformMotion, Solid, World};
 use serde::Deserialize;
 use thiserror::Error;
 
@@ -759,14 +759,8 @@ fn build(
     for (index, platform) in raw.platform.into_iter().enumerate() {
         let table = format!("platform #{}", index + 1);
         let motion = platform_motion(&platform).map_err(|(key, m)| invalid(&table, key, m))?;
-        let solids = course::build(&SolidSpec::Box(platform.cuboid), base)
-            .map_err(|e| invalid(&table, &e.key, e.message))?;
-        for solid in solids {
-            let solid = solid
-                .with_margin(shape_margin)
-                .map_err(|e| invalid(&table, "shape_margin", e.to_string()))?;
-            world.add_platform(solid, motion);
-        }
+        let solid = moving_box(platform.cuboid, base, shape_margin, &table, invalid)?;
+        world.add_platform(solid, motion);
     }
 
     for (index, body) in raw.rigid_body.into_iter().enumerate() {
@@ -777,14 +771,8 @@ fn build(
         }
         let center = Vec3::from(body.cuboid.center);
         let velocity = Vec3::from(body.velocity.unwrap_or_default());
-        let solids = course::build(&SolidSpec::Box(body.cuboid), base)
-            .map_err(|e| invalid(&table, &e.key, e.message))?;
-        for solid in solids {
-            let solid = solid
-                .with_margin(shape_margin)
-                .map_err(|e| invalid(&table, "shape_margin", e.to_string()))?;
-            world.add_movable(solid, center, body.mass, velocity);
-        }
+        let solid = moving_box(body.cuboid, base, shape_margin, &table, invalid)?;
+        world.add_movable(solid, center, body.mass, velocity);
     }
 
     let mut input = Vec::new();
@@ -846,6 +834,25 @@ fn build(
         input,
         expect: raw.expect,
     })
+}
+
+/// The box of a `[[platform]]` or `[[rigid_body]]` table (`table`), with the shape margin.
+fn moving_box(
+    cuboid: BoxSpec,
+    base: &Path,
+    shape_margin: f32,
+    table: &str,
+    invalid: &dyn Fn(&str, &str, String) -> ScenarioError,
+) -> Result<Solid, ScenarioError> {
+    let solids = course::build(&SolidSpec::Box(cuboid), base)
+        .map_err(|e| invalid(table, &e.key, e.message))?;
+    let solid = solids
+        .into_iter()
+        .next()
+        .ok_or_else(|| invalid(table, "box", "builds no solid".into()))?;
+    solid
+        .with_margin(shape_margin)
+        .map_err(|e| invalid(table, "shape_margin", e.to_string()))
 }
 
 /// The motion of a `[[platform]]`: it turns about the vertical axis through its box's centre.
