@@ -8,7 +8,7 @@
 //! surface (Godot's default physics material), no bounce, and a linear and angular damping of
 //! 0.1 (`physics/3d/default_linear_damp`, `default_angular_damp`).
 
-use glam::{DQuat, Vec3};
+use glam::{DQuat, Quat, Vec3};
 use kcc::KinematicBody;
 use kcc_parry::{ParryBody, Primitive, World};
 use rapier3d::prelude::{
@@ -33,8 +33,8 @@ const SOFT_CCD: f32 = 0.5;
 /// A Rapier world stepping the movable bodies of a parry world.
 pub struct Dynamics {
     physics: PhysicsWorld,
-    /// One per movable body, in the world's order.
-    bodies: Vec<RigidBodyHandle>,
+    /// One per movable body, in the world's order, with its rotation at the start.
+    bodies: Vec<(RigidBodyHandle, Quat)>,
     /// The character, kinematic.
     character: RigidBodyHandle,
     /// From the character's origin (the bottom of its shape) to its shape's centre, m.
@@ -69,7 +69,7 @@ impl Dynamics {
                     .mass(movable.mass)
                     .friction(FRICTION)
                     .restitution(0.0);
-                Some(physics.insert(rigid, collider).0)
+                Some((physics.insert(rigid, collider).0, *rotation))
             })
             .collect();
         let shape = body.settings().shape;
@@ -93,7 +93,7 @@ impl Dynamics {
             if let Some(rigid) = self
                 .bodies
                 .get(push.movable)
-                .and_then(|h| self.physics.bodies.get_mut(*h))
+                .and_then(|(h, _)| self.physics.bodies.get_mut(*h))
             {
                 rigid.apply_impulse(push.impulse, true);
             }
@@ -106,14 +106,14 @@ impl Dynamics {
         body.place_movables(self.places());
     }
 
-    /// Each movable body's centre of mass (m), rotation, velocity (m/s) and angular velocity
-    /// (rad/s), in the world's order.
+    /// Each movable body's centre of mass (m), rotation from where it started, velocity (m/s)
+    /// and angular velocity (rad/s), in the world's order.
     fn places(&self) -> Vec<(Vec3, DQuat, Vec3, Vec3)> {
         self.bodies
             .iter()
-            .filter_map(|h| self.physics.bodies.get(*h))
-            .map(|rigid| {
-                let turn = rigid.rotation();
+            .filter_map(|(h, start)| Some((self.physics.bodies.get(*h)?, start)))
+            .map(|(rigid, start)| {
+                let turn = *rigid.rotation() * start.inverse();
                 let rotation =
                     DQuat::from_xyzw(turn.x.into(), turn.y.into(), turn.z.into(), turn.w.into());
                 (

@@ -99,3 +99,20 @@ fn a_rigid_body_needs_a_mass_above_zero_and_a_box() {
         other => panic!("{:?}", other.map(|s| s.name)),
     }
 }
+
+#[test]
+fn a_turned_crate_keeps_its_turn_once_the_simulation_moves_it() {
+    // 1.6 m wide and 0.8 m deep, turned 90 degrees about up: 1.6 m deep along the walk. Too
+    // heavy to push: the character stops at its back face (0.8 m before its centre, z = -1.2),
+    // its radius away.
+    let text = "name = \"turned\"\nduration = 2.0\n[character]\nmax_speed = 3.0\n\
+                [start]\nposition = [0, 0, 0]\n\
+                [[solid]]\nbox = { center = [0, -0.5, 0], size = [40, 1, 40] }\n\
+                [[rigid_body]]\nbox = { center = [0, 0.35, -2.0], size = [1.6, 0.7, 0.8], \
+                rotation_deg = [0, 90, 0] }\nmass = 500\n\
+                [[input]]\nduration = 2.0\nmove = [0, -1]\n";
+    let scenario = Scenario::parse(Path::new("turned.toml"), text).unwrap();
+    let run = ours(&scenario, 60.0);
+    let stopped = last_position(&run).z;
+    assert!((stopped + 0.8).abs() < 0.01, "stopped at z = {stopped}");
+}
