@@ -42,8 +42,8 @@ impl MotionTest {
 /// something the character can push.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Touched {
-    /// The engine's name for the body (Godot's instance id): a body met twice in one slide is
-    /// pushed once.
+    /// The engine's name for the body (the id of its Godot RID): a body met twice in one slide
+    /// is pushed once.
     pub id: u64,
     /// Unit contact normal pointing from the body toward the character.
     pub normal: Vec3,
