@@ -14,7 +14,7 @@ use crate::plan::Plan;
 use crate::push;
 use crate::settings::{StairSettings, StepDetection};
 use crate::surface::same_slope;
-use crate::tolerances::{MIN_MOTION, MIN_SHARE, STOPPED_SHARE, WALK_SHARE};
+use crate::tolerances::{MIN_MOTION, MIN_SHARE, NUDGE, STOPPED_SHARE, WALK_SHARE};
 
 /// The outcome of [`slide`]: where the engine's slide left the body, and how fast.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -132,12 +132,25 @@ fn slide_and_climb<B: KinematicBody + ?Sized>(
     let motion = (run + up * slope) * dt;
     let met = slide_met(body, motion).filter(|_| push == 0.0);
     let mut found = climb(body, stairs, start, motion, level, met);
+    let walked = horizontal(body.position() - start, up).length();
+    let short = walked < plan.walk().length() * (1.0 - WALK_SHARE);
+    let cancelled = walked <= body.safe_margin().max(0.0);
+    if matches!(found, Climb::Free) && stopped(velocity) && cancelled {
+        // Nothing in the way of the motion, yet the slide did not move the body: Godot's slide
+        // cancels the travel of a grounded move that meets a wall (a riser) within 20 safe
+        // margins, here within the margin of the motion's end, where the climb's own sweep
+        // stops short of it. Looked for once
+        // more a margin further, the step is climbed now; left for the next tick, the body
+        // would stand there and the walk would start again from rest.
+        let margin = body.safe_margin().max(0.0);
+        let reach = motion + horizontal(motion, up).normalize_or_zero() * (margin + NUDGE);
+        found = climb(body, stairs, start, reach, level, None);
+    }
     if matches!(found, Climb::Free) && stairs.flat_reach().is_some() && stopped(velocity) {
         // With a flat base, the slide made the whole walk and ended against the next riser,
         // which the climb's probe (as long as the walk) finds just beyond it: the next tick
         // climbs it, and the body keeps the walk's speed.
-        let walked = horizontal(body.position() - start, up).length();
-        if walked >= plan.walk().length() * (1.0 - WALK_SHARE) {
+        if !short {
             velocity = run + up * vertical(velocity, up);
         }
     }

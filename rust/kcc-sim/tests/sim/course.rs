@@ -214,6 +214,24 @@ fn check_of(scenario: &Scenario, rate: f64, name: &str) -> Check {
 }
 
 #[test]
+fn a_small_capsule_keeps_its_walk_where_the_slide_stops_just_short_of_a_riser() {
+    // stairs_015 for a 0.6 m character (times 1/3, in scenarios/open/), at 144 Hz: held on a
+    // tread's edge, the capsule's motion ended 17 um short of the next riser's edge. Godot's
+    // slide cancelled the move (it met a wall within 20 safe margins) and the climb's own sweep
+    // stopped short of the riser: the body stood still for a tick and walked on from rest
+    // (`speed_ratio_min` 0). The same on the Godot world.
+    let file =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/open/stairs_015_60cm.toml");
+    let scenario = Scenario::load(&file).unwrap();
+    for rate in [30.0, 60.0, 144.0, 240.0] {
+        for name in ["speed_ratio_min", "steps_per_riser", "max_airborne_ticks"] {
+            let check = check_of(&scenario, rate, name);
+            assert!(check.passed, "{} at {rate} Hz: {check:?}", scenario.name);
+        }
+    }
+}
+
+#[test]
 fn the_flat_base_reports_one_step_per_riser_and_the_rolling_capsule_does_not() {
     // stairs_030: 5 risers of 0.3 m up and 5 down, `steps_per_riser` checks it with the flat
     // base (the default), and `max_step_tick_queries` the 10 queries of a step tick. The same
