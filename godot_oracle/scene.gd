@@ -2,9 +2,9 @@ extends RefCounted
 ## Builds a scenario's scene in Godot from the description kcc-sim sends (rust/kcc-godot,
 ## `SceneDesc`): static solids as StaticBody3D nodes with one CollisionShape3D each, moving
 ## platforms as AnimatableBody3D nodes (synced to physics: a new transform is reached in the
-## next physics step), rigid bodies as RigidBody3D nodes (Godot's defaults: friction 1, no
-## bounce, the project's damping), and the character as a CharacterBody3D whose origin is the
-## bottom of its shape. Vectors arrive as [x, y, z] arrays, m; angles in rad.
+## next physics step), rigid bodies (boxes and balls) as RigidBody3D nodes (Godot's defaults:
+## friction 1, no bounce, the project's damping), and the character as a CharacterBody3D
+## whose origin is the bottom of its shape. Vectors arrive as [x, y, z] arrays, m; angles in rad.
 
 
 ## A new world node under `parent` holding the solids, the platforms (in the group
@@ -48,6 +48,11 @@ static func _solid(solid: Dictionary) -> StaticBody3D:
 			hull.points = _points(solid["points"])
 			_set_margin(hull, solid)
 			collision.shape = hull
+		"sphere":
+			var sphere := SphereShape3D.new()
+			sphere.radius = solid["radius"]
+			collision.shape = sphere
+			node.position = vec3(solid["center"])
 		"mesh":
 			var mesh := ConcavePolygonShape3D.new()
 			mesh.set_faces(_points(solid["faces"]))
@@ -88,7 +93,15 @@ static func _rigid_body(desc: Dictionary) -> RigidBody3D:
 	var node := RigidBody3D.new()
 	node.mass = desc["mass"]
 	node.linear_velocity = vec3(desc["velocity"])
-	node.transform = _add_box(node, desc)
+	if desc.get("radius") == null:
+		node.transform = _add_box(node, desc)
+	else:
+		var sphere := SphereShape3D.new()
+		sphere.radius = desc["radius"]
+		var collision := CollisionShape3D.new()
+		collision.shape = sphere
+		node.add_child(collision)
+		node.position = vec3(desc["center"])
 	node.add_to_group("rigid_bodies")
 	return node
 

@@ -105,6 +105,13 @@ pub enum SolidDesc {
         #[serde(skip_serializing_if = "Option::is_none")]
         margin: Option<f32>,
     },
+    /// `SphereShape3D` of `radius` (m) at `center` (m).
+    Sphere {
+        /// Centre, m.
+        center: [f32; 3],
+        /// Radius, m.
+        radius: f32,
+    },
     /// `ConcavePolygonShape3D` (one-sided, as Godot's default): a triangle soup, 3 vertices a
     /// triangle, in Godot's winding (front faces clockwise). Build it with
     /// [`SolidDesc::mesh`] from counter-clockwise triangles.
@@ -155,10 +162,13 @@ pub struct PlatformDesc {
 /// physics material and damping), which the character can push.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct RigidBodyDesc {
-    /// Centre of the box at the start, m.
+    /// Centre of the box (or ball) at the start, m.
     pub center: [f32; 3],
-    /// Full size, m.
+    /// Full size of the box, m (a ball's bounds).
     pub size: [f32; 3],
+    /// A ball of this radius (m, a `SphereShape3D`) instead of a box, when set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub radius: Option<f32>,
     /// Rotation quaternion at the start (x, y, z, w).
     pub rotation: [f32; 4],
     /// `Shape3D.margin`, m.

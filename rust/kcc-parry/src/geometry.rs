@@ -93,6 +93,25 @@ pub fn cuboid(center: Vec3, size: Vec3, rotation: Quat) -> Result<Solid, Geometr
     Ok(Solid::convex(shape, pose, primitive))
 }
 
+/// A ball of `radius` (m) centred at `center`. Its margin rounds nothing: a ball is round
+/// already (Jolt's sphere is its convex radius).
+pub fn ball(center: Vec3, radius: f32) -> Result<Solid, GeometryError> {
+    positive("ball radius", radius)?;
+    if !center.is_finite() {
+        return Err(GeometryError::NotPositive {
+            what: "ball center (finite)",
+            value: f32::NAN,
+        });
+    }
+    let shape = SharedShape::ball(f64::from(radius));
+    let pose = Pose::from_translation(center.as_dvec3());
+    Ok(Solid::convex(
+        shape,
+        pose,
+        Primitive::Ball { center, radius },
+    ))
+}
+
 /// An axis-aligned box of full `size` (m) centred at `center`.
 pub fn aabb_box(center: Vec3, size: Vec3) -> Result<Solid, GeometryError> {
     cuboid(center, size, Quat::IDENTITY)

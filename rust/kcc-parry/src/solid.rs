@@ -43,6 +43,13 @@ pub enum Primitive {
         /// Orientation.
         rotation: glam::Quat,
     },
+    /// A ball of `radius` centred at `center` (m): a ball, a boulder.
+    Ball {
+        /// Centre, m.
+        center: glam::Vec3,
+        /// Radius, m.
+        radius: f32,
+    },
     /// The convex hull of points, m.
     Hull {
         /// The points.

@@ -71,6 +71,10 @@ pub fn build(spec: &SolidSpec, base: &Path) -> Result<Vec<Solid>, SolidError> {
             let solid = geometry::convex_hull(&points).map_err(fail("convex.points"))?;
             Ok(vec![solid])
         }
+        SolidSpec::Ball(b) => {
+            let solid = geometry::ball(b.center.into(), b.radius).map_err(fail("ball"))?;
+            Ok(vec![solid])
+        }
         SolidSpec::Mesh(m) => {
             let path = base.join(&m.obj);
             let (vertices, triangles) = obj::read(&path).map_err(|message| SolidError {
@@ -117,6 +121,9 @@ pub fn rapier_collider(solid: &Solid) -> Option<ColliderBuilder> {
             ColliderBuilder::cuboid(size.x * 0.5, size.y * 0.5, size.z * 0.5)
                 .position(Pose::from_parts(*center, *rotation)),
         ),
+        Primitive::Ball { center, radius } => {
+            Some(ColliderBuilder::ball(*radius).translation(*center))
+        }
         Primitive::Hull { points } => ColliderBuilder::convex_hull(points),
         // kcc-parry built the same primitive already, so Rapier's builders accept it too.
         Primitive::Mesh { vertices, indices } => {

@@ -56,20 +56,24 @@ impl Dynamics {
             .movables()
             .iter()
             .filter_map(|movable| {
-                let Primitive::Cuboid { size, rotation, .. } = movable.rest.primitive() else {
-                    return None;
+                let (shape, rotation) = match movable.rest.primitive() {
+                    Primitive::Cuboid { size, rotation, .. } => {
+                        let half = *size * 0.5;
+                        (ColliderBuilder::cuboid(half.x, half.y, half.z), *rotation)
+                    }
+                    Primitive::Ball { radius, .. } => {
+                        (ColliderBuilder::ball(*radius), Quat::IDENTITY)
+                    }
+                    _ => return None,
                 };
                 let rigid = RigidBodyBuilder::dynamic()
-                    .pose(Pose::from_parts(movable.center, *rotation))
+                    .pose(Pose::from_parts(movable.center, rotation))
                     .linvel(movable.velocity)
                     .linear_damping(DAMPING)
                     .angular_damping(DAMPING)
                     .soft_ccd_prediction(SOFT_CCD);
-                let collider = ColliderBuilder::cuboid(size.x * 0.5, size.y * 0.5, size.z * 0.5)
-                    .mass(movable.mass)
-                    .friction(FRICTION)
-                    .restitution(0.0);
-                Some((physics.insert(rigid, collider).0, *rotation))
+                let collider = shape.mass(movable.mass).friction(FRICTION).restitution(0.0);
+                Some((physics.insert(rigid, collider).0, rotation))
             })
             .collect();
         let shape = body.settings().shape;

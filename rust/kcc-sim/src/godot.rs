@@ -13,7 +13,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use glam::Vec3;
+use glam::{Quat, Vec3};
 use kcc_godot::{
     BodyDesc, Engine, GodotBody, GodotSession, Observation, PhysicsEngine, PlatformDesc,
     RigidBodyDesc, SceneDesc, ShapeDesc, SolidDesc, Timeouts, browser,
@@ -119,6 +119,10 @@ pub fn scene(scenario: &Scenario, rate: f64) -> SceneDesc {
                 points: points.iter().map(|p| p.to_array()).collect(),
                 margin: Some(solid.margin()),
             },
+            Primitive::Ball { center, radius } => SolidDesc::Sphere {
+                center: center.to_array(),
+                radius: *radius,
+            },
             Primitive::Mesh { vertices, indices } => SolidDesc::mesh(vertices, indices),
         })
         .collect();
@@ -146,17 +150,24 @@ pub fn scene(scenario: &Scenario, rate: f64) -> SceneDesc {
     let rigid_bodies = world
         .movables()
         .iter()
-        .filter_map(|movable| match movable.rest.primitive() {
-            Primitive::Cuboid { size, rotation, .. } => Some(RigidBodyDesc {
+        .filter_map(|movable| {
+            let (size, rotation, radius) = match movable.rest.primitive() {
+                Primitive::Cuboid { size, rotation, .. } => (*size, *rotation, None),
+                Primitive::Ball { radius, .. } => {
+                    (Vec3::splat(2.0 * radius), Quat::IDENTITY, Some(*radius))
+                }
+                // Scenarios build rigid bodies from boxes and balls only.
+                _ => return None,
+            };
+            Some(RigidBodyDesc {
                 center: movable.center.to_array(),
                 size: size.to_array(),
+                radius,
                 rotation: rotation.to_array(),
                 margin: movable.rest.margin(),
                 mass: movable.mass,
                 velocity: movable.velocity.to_array(),
-            }),
-            // Scenarios build rigid bodies from boxes only.
-            _ => None,
+            })
         })
         .collect();
     SceneDesc {

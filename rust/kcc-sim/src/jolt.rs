@@ -106,6 +106,11 @@ fn build(world: &World, moving: bool) -> Result<(JoltWorld, Vec<PlatformBody>), 
                         .rotation((*rotation).into()),
                 )
             }
+            Primitive::Ball { center, radius } => {
+                let shape = Shape::new_sphere(*radius).map_err(|e| refused(&e))?;
+                let settings = BodySettings::new_static().position(RVec3::from(*center));
+                (shape, settings)
+            }
             Primitive::Hull { points } => {
                 let points: Vec<_> = points.iter().map(|p| (*p).into()).collect();
                 let shape = Shape::new_convex_hull_with_convex_radius(&points, radius)

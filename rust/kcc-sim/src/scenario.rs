@@ -277,6 +277,8 @@ pub enum SolidSpec {
     Convex(ConvexSpec),
     /// `mesh = { obj, offset }`.
     Mesh(MeshSpec),
+    /// `ball = { center, radius }`.
+    Ball(BallSpec),
 }
 
 /// A box.
@@ -289,6 +291,16 @@ pub struct BoxSpec {
     pub size: [f32; 3],
     /// Rotation as Godot's `rotation_degrees` (Euler angles applied in Y, X, Z order), degrees.
     pub rotation_deg: Option<[f32; 3]>,
+}
+
+/// A ball (a boulder; a ball the character may push as a `[[rigid_body]]`).
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BallSpec {
+    /// Centre, m.
+    pub center: [f32; 3],
+    /// Radius, m.
+    pub radius: f32,
 }
 
 /// Straight stairs.
@@ -457,6 +469,7 @@ struct RawSolid {
     ramp: Option<RampSpec>,
     convex: Option<ConvexSpec>,
     mesh: Option<MeshSpec>,
+    ball: Option<BallSpec>,
 }
 
 /// A `[[platform]]` table: a box that moves (a Godot `AnimatableBody3D` moved every tick).
@@ -470,13 +483,14 @@ struct RawPlatform {
     reverse_every: Option<f32>,
 }
 
-/// A `[[rigid_body]]` table: a box the engine simulates (a Godot `RigidBody3D`, friction 1 as
-/// Godot's default material), which the character can push.
+/// A `[[rigid_body]]` table: a box or a ball the engine simulates (a Godot `RigidBody3D`,
+/// friction 1 as Godot's default material), which the character can push.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawRigidBody {
     #[serde(rename = "box")]
-    cuboid: BoxSpec,
+    cuboid: Option<BoxSpec>,
+    ball: Option<BallSpec>,
     /// kg.
     mass: f32,
     /// m/s.
@@ -496,7 +510,7 @@ struct RawInput {
 }
 
 /// The kinds a `[[solid]]` table may hold, as the keys are spelled.
-pub const SOLID_KINDS: [&str; 6] = ["box", "stairs", "spiral", "ramp", "convex", "mesh"];
+pub const SOLID_KINDS: [&str; 7] = ["box", "stairs", "spiral", "ramp", "convex", "mesh", "ball"];
 
 impl Scenario {
     /// Reads, parses, validates and builds the scenario in `path`.
@@ -759,7 +773,8 @@ fn build(
     for (index, platform) in raw.platform.into_iter().enumerate() {
         let table = format!("platform #{}", index + 1);
         let motion = platform_motion(&platform).map_err(|(key, m)| invalid(&table, key, m))?;
-        let solid = moving_box(platform.cuboid, base, shape_margin, &table, invalid)?;
+        let spec = SolidSpec::Box(platform.cuboid);
+        let solid = moving_solid(spec, base, shape_margin, &table, invalid)?;
         world.add_platform(solid, motion);
     }
 
@@ -769,10 +784,17 @@ fn build(
             let message = format!("must be greater than 0 kg, got {}", body.mass);
             return Err(invalid(&table, "mass", message));
         }
-        let center = Vec3::from(body.cuboid.center);
+        let (spec, center) = match (body.cuboid, body.ball) {
+            (Some(cuboid), None) => (SolidSpec::Box(cuboid), cuboid.center),
+            (None, Some(ball)) => (SolidSpec::Ball(ball), ball.center),
+            _ => {
+                let message = "a rigid body is one box or one ball".to_string();
+                return Err(invalid(&table, "box", message));
+            }
+        };
         let velocity = Vec3::from(body.velocity.unwrap_or_default());
-        let solid = moving_box(body.cuboid, base, shape_margin, &table, invalid)?;
-        world.add_movable(solid, center, body.mass, velocity);
+        let solid = moving_solid(spec, base, shape_margin, &table, invalid)?;
+        world.add_movable(solid, Vec3::from(center), body.mass, velocity);
     }
 
     let mut input = Vec::new();
@@ -836,16 +858,16 @@ fn build(
     })
 }
 
-/// The box of a `[[platform]]` or `[[rigid_body]]` table (`table`), with the shape margin.
-fn moving_box(
-    cuboid: BoxSpec,
+/// The box (or ball) of a `[[platform]]` or `[[rigid_body]]` table (`table`), with the shape
+/// margin.
+fn moving_solid(
+    spec: SolidSpec,
     base: &Path,
     shape_margin: f32,
     table: &str,
     invalid: &dyn Fn(&str, &str, String) -> ScenarioError,
 ) -> Result<Solid, ScenarioError> {
-    let solids = course::build(&SolidSpec::Box(cuboid), base)
-        .map_err(|e| invalid(table, &e.key, e.message))?;
+    let solids = course::build(&spec, base).map_err(|e| invalid(table, &e.key, e.message))?;
     let solid = solids
         .into_iter()
         .next()
@@ -908,6 +930,9 @@ fn solid_kind(solid: RawSolid) -> Result<SolidSpec, String> {
     }
     if let Some(s) = solid.mesh {
         kinds.push(("mesh", SolidSpec::Mesh(s)));
+    }
+    if let Some(s) = solid.ball {
+        kinds.push(("ball", SolidSpec::Ball(s)));
     }
     match kinds.len() {
         1 => Ok(kinds.remove(0).1),

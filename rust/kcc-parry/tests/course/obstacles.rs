@@ -249,3 +249,22 @@ fn pushing_into_a_wall_gains_no_speed_along_it() {
         }
     }
 }
+
+#[test]
+fn a_boulder_stops_the_walk_at_its_surface_and_is_not_climbed() {
+    // A ball of radius 1 m sunk 0.4 m into the floor: a dome 1.6 m high in the way.
+    let center = Vec3::new(0.0, 0.6, -2.5);
+    let world = world(vec![geometry::ball(center, 1.0).unwrap()]);
+    for shape in [capsule(), cylinder()] {
+        let (top, end, gap) = highest(&world, shape);
+        assert!(top < 0.01, "{shape:?} climbed to {top}");
+        assert!(gap < AGAINST, "{shape:?} stopped {gap} m short: {end}");
+        // Against the dome's widest part (at the ball's centre height, along the shape's
+        // straight side): the ball's radius and the shape's apart, and the safe margin.
+        let reach = center.z + 1.0 + 0.4;
+        assert!(
+            end.z >= reach && end.z - reach < AGAINST,
+            "{shape:?} ended at {end}"
+        );
+    }
+}

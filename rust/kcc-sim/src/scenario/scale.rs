@@ -34,8 +34,14 @@ impl RawScenario {
             platform.velocity = platform.velocity.map(|v| times(v, k));
         }
         for body in &mut self.rigid_body {
-            body.cuboid.center = times(body.cuboid.center, k);
-            body.cuboid.size = times(body.cuboid.size, k);
+            if let Some(cuboid) = &mut body.cuboid {
+                cuboid.center = times(cuboid.center, k);
+                cuboid.size = times(cuboid.size, k);
+            }
+            if let Some(ball) = &mut body.ball {
+                ball.center = times(ball.center, k);
+                ball.radius *= k;
+            }
             body.velocity = body.velocity.map(|v| times(v, k));
             // Of the same stuff: the mass grows as the volume.
             body.mass *= k * k * k;
@@ -110,6 +116,10 @@ impl RawSolid {
             for point in &mut c.points {
                 *point = times(*point, k);
             }
+        }
+        if let Some(b) = &mut self.ball {
+            b.center = times(b.center, k);
+            b.radius *= k;
         }
         if let Some(m) = &mut self.mesh {
             m.offset = m.offset.map(|o| times(o, k));

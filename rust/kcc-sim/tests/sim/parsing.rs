@@ -259,7 +259,7 @@ fn a_solid_needs_exactly_one_kind() {
     let message = invalid(
         &with("[[solid]]\n"),
         "solid #2",
-        "box | stairs | spiral | ramp | convex | mesh",
+        "box | stairs | spiral | ramp | convex | mesh | ball",
     );
     assert!(message.contains("found none"), "{message}");
     let message = invalid(
@@ -267,7 +267,7 @@ fn a_solid_needs_exactly_one_kind() {
             "[[solid]]\nbox = { center = [0, 0, 0], size = [1, 1, 1] }\nramp = { origin = [0, 0, 0], direction = [1, 0, 0], angle_deg = 10, length = 2, width = 1 }\n",
         ),
         "solid #2",
-        "box | stairs | spiral | ramp | convex | mesh",
+        "box | stairs | spiral | ramp | convex | mesh | ball",
     );
     assert!(message.contains("found box and ramp"), "{message}");
 }
@@ -531,4 +531,20 @@ fn a_scaled_file_names_what_is_wrong() {
     let extra =
         error("name = \"x\"\nduration = 1.0\nscaled = { from = \"stairs_020.toml\", by = 2.0 }\n");
     assert!(extra.contains("duration"), "{extra}");
+}
+
+#[test]
+fn a_scaled_ball_is_the_original_magnified() {
+    let scenarios = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let text =
+        "name = \"ball_x2\"\nscaled = { from = \"ball_rolls_into_character.toml\", by = 2.0 }\n";
+    let scaled = Scenario::parse(&scenarios.join("scaled.toml"), text).unwrap();
+    let ball = &scaled.world.movables()[0];
+    // Its centre and radius doubled, its mass the volume's eight times.
+    assert_eq!(ball.center, glam::Vec3::new(0.0, 0.6, -6.0));
+    assert_eq!(ball.mass, 40.0);
+    match ball.rest.primitive() {
+        kcc_parry::Primitive::Ball { radius, .. } => assert_eq!(*radius, 0.6),
+        other => panic!("not a ball: {other:?}"),
+    }
 }

@@ -1,7 +1,8 @@
 //! Pushing rigid bodies in the parry world (a Rapier simulation steps them between ticks): a
 //! light crate slides ahead, a heavy one stays, a push strength of 0 makes a crate a wall, a
-//! low crate is climbed only when the character may step onto bodies, and a `[[rigid_body]]`
-//! table's mistakes are errors naming the table and key.
+//! low crate is climbed only when the character may step onto bodies, a ball rolling into a
+//! character stops against it and a pushed ball rolls ahead, and a `[[rigid_body]]` table's
+//! mistakes are errors naming the table and key.
 
 use std::path::Path;
 
@@ -95,6 +96,51 @@ fn a_rigid_body_needs_a_mass_above_zero_and_a_box() {
     match Scenario::parse(Path::new("t.toml"), text) {
         Err(ScenarioError::Invalid { table, key, .. }) => {
             assert_eq!((table.as_str(), key.as_str()), ("rigid_body #1", "box"));
+        }
+        other => panic!("{:?}", other.map(|s| s.name)),
+    }
+}
+
+#[test]
+fn a_rolling_ball_stops_against_the_character_and_a_pushed_one_rolls_ahead() {
+    for rate in [30.0, 144.0] {
+        let run = ours(&course_file("ball_rolls_into_character"), rate);
+        // It stands still; the ball rolls 2.3 m and rests against it, the two radii apart.
+        assert!(
+            last_position(&run).length() < 0.01,
+            "{:?}",
+            last_position(&run)
+        );
+        let ball = run.bodies.last().expect("a tick")[0];
+        assert!((ball.z + 0.7).abs() < 0.05, "{rate} Hz: the ball at {ball}");
+        assert!(run.ticks.iter().all(|t| t.on_floor && t.stepped.is_none()));
+        let pushed = ours(&course_file("open/push_ball"), rate);
+        // Pushed for about 2.1 s at nearly 3 m/s, then it rolls on.
+        assert!(
+            crate_travel(&pushed) > 6.0,
+            "{rate} Hz: {}",
+            crate_travel(&pushed)
+        );
+        assert!(pushed.ticks.iter().all(|t| t.position.y.abs() < 0.01));
+    }
+}
+
+#[test]
+fn a_rigid_body_is_one_box_or_one_ball() {
+    let text = "name = \"t\"\nduration = 1.0\n[start]\nposition = [0, 0.02, 0]\n\
+                [[rigid_body]]\nbox = { center = [0, 0.5, -2], size = [1, 1, 1] }\n\
+                ball = { center = [0, 0.5, -2], radius = 0.5 }\nmass = 1\n";
+    match Scenario::parse(Path::new("t.toml"), text) {
+        Err(ScenarioError::Invalid { table, key, .. }) => {
+            assert_eq!((table.as_str(), key.as_str()), ("rigid_body #1", "box"));
+        }
+        other => panic!("{:?}", other.map(|s| s.name)),
+    }
+    let text = "name = \"t\"\nduration = 1.0\n[start]\nposition = [0, 0.02, 0]\n\
+                [[rigid_body]]\nball = { center = [0, 0.5, -2], radius = 0 }\nmass = 1\n";
+    match Scenario::parse(Path::new("t.toml"), text) {
+        Err(ScenarioError::Invalid { table, key, .. }) => {
+            assert_eq!((table.as_str(), key.as_str()), ("rigid_body #1", "ball"));
         }
         other => panic!("{:?}", other.map(|s| s.name)),
     }
