@@ -93,6 +93,12 @@ func _on_port_call(args: Array) -> void:
 			_answer_vector(port.move_and_slide(Vector3(args[2], args[3], args[4]), args[5]))
 		"first_slide_collision":
 			_answer_test_move(port.first_slide_collision())
+		"slide_collision_count":
+			_core.answer(port.slide_collision_count())
+		"touched_body":
+			_answer_touched(port.touched_body(int(args[2])))
+		"push_body":
+			port.push_body(int(args[2]), Vector3(args[3], args[4], args[5]))
 		"is_on_floor":
 			_core.answer(1 if port.is_on_floor() else 0)
 		"is_on_wall":
@@ -119,6 +125,32 @@ func _on_port_call(args: Array) -> void:
 
 func _answer_vector(v: Vector3) -> void:
 	_core.answer(v.x, v.y, v.z)
+
+
+## A body to push: its id (the low 24 bits of its RID's, exact in the mailbox's f32), normal,
+## point, mass, velocity, then the flag (rust/kcc-wasm/src/host.rs, `touched`); only the flag,
+## 0, when the collision is no body to push.
+func _answer_touched(found: Dictionary) -> void:
+	if found.is_empty():
+		_core.answer(0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+		return
+	var normal: Vector3 = found["normal"]
+	var point: Vector3 = found["point"]
+	var velocity: Vector3 = found["velocity"]
+	_core.answer(
+		int(found["id"]) & 0xFFFFFF,
+		normal.x,
+		normal.y,
+		normal.z,
+		point.x,
+		point.y,
+		point.z,
+		found["mass"],
+		velocity.x,
+		velocity.y,
+		velocity.z,
+		1
+	)
 
 
 ## Travel, remainder, normal, point, depth, then the hit flag (rust/kcc-wasm/src/host.rs).

@@ -36,6 +36,9 @@ const host = {
     put([vx, body.onFloor ? Math.max(vy, 0) : vy, vz]);
   },
   host_first_slide_collision: () => 0,
+  host_slide_collision_count: () => 0,
+  host_touched_body: () => 0,
+  host_push_body: () => {},
   host_is_on_floor: () => (body.onFloor ? 1 : 0),
   host_is_on_wall: () => 0,
   host_floor_normal: () => put([0, 1, 0]),

@@ -5,7 +5,7 @@
 //! single numbers are its return value.
 
 use glam::Vec3;
-use kcc::{Contact, KinematicBody, MotionTest};
+use kcc::{Contact, KinematicBody, MotionTest, Touched};
 
 use crate::mailbox;
 
@@ -22,6 +22,22 @@ pub mod test_move {
     pub const POINT: usize = 9;
     /// Contact depth, m (when it hit).
     pub const DEPTH: usize = 12;
+}
+
+/// Where `host_touched_body` leaves its answer (vectors 3 slots, `ID` and `MASS` one); its return
+/// value is 1 when the collision is a body to push. The page's id is the low 24 bits of the
+/// body's RID id (exact in an `f32`; Godot's RIDs number bodies in those bits).
+pub mod touched {
+    /// The body's id.
+    pub const ID: usize = 0;
+    /// Contact normal.
+    pub const NORMAL: usize = 1;
+    /// Contact point, m.
+    pub const POINT: usize = 4;
+    /// The body's mass, kg.
+    pub const MASS: usize = 7;
+    /// Its linear velocity now, m/s.
+    pub const VELOCITY: usize = 8;
 }
 
 /// Slot where `host_position`, `host_floor_normal`, `host_up_direction` and
@@ -45,6 +61,13 @@ unsafe extern "C" {
     /// The last slide's first collision, as `host_test_move` answers: 1 and the answer at
     /// [`test_move`], or 0 when there is none to say.
     fn host_first_slide_collision(body: u32) -> i32;
+    /// How many collisions the last slide had.
+    fn host_slide_collision_count(body: u32) -> i32;
+    /// Collision `index` of the last slide as a body to push (a `RigidBody3D`, not frozen): 1
+    /// and the answer at [`touched`], or 0.
+    fn host_touched_body(body: u32, index: u32) -> i32;
+    /// Gives the body of the last slide's collision `index` an impulse, N s.
+    fn host_push_body(body: u32, index: u32, x: f32, y: f32, z: f32);
     /// 1 when the body is on floor.
     fn host_is_on_floor(body: u32) -> i32;
     /// 1 when the body is on a wall.
@@ -100,6 +123,31 @@ impl KinematicBody for HostBody {
     fn first_slide_collision(&self) -> Option<MotionTest> {
         let said = unsafe { host_first_slide_collision(self.id) } != 0;
         said.then(|| read_motion_test(true))
+    }
+
+    fn slide_collision_count(&self) -> usize {
+        let count = unsafe { host_slide_collision_count(self.id) };
+        usize::try_from(count).unwrap_or(0)
+    }
+
+    fn touched_body(&self, index: usize) -> Option<Touched> {
+        let index = u32::try_from(index).ok()?;
+        let found = unsafe { host_touched_body(self.id, index) } != 0;
+        found.then(|| Touched {
+            id: mailbox::get(touched::ID) as u64,
+            normal: mailbox::vec3(touched::NORMAL),
+            point: mailbox::vec3(touched::POINT),
+            mass: mailbox::get(touched::MASS),
+            velocity: mailbox::vec3(touched::VELOCITY),
+        })
+    }
+
+    fn push_body(&mut self, index: usize, impulse: Vec3) {
+        let Ok(index) = u32::try_from(index) else {
+            return;
+        };
+        let i = impulse;
+        unsafe { host_push_body(self.id, index, i.x, i.y, i.z) };
     }
 
     fn is_on_floor(&self) -> bool {

@@ -81,6 +81,26 @@ extern "C" fn host_first_slide_collision(body: u32) -> i32 {
     }
 }
 #[unsafe(no_mangle)]
+extern "C" fn host_slide_collision_count(body: u32) -> i32 {
+    with_body(body, |b| b.slide_collision_count() as i32)
+}
+#[unsafe(no_mangle)]
+extern "C" fn host_touched_body(body: u32, index: u32) -> i32 {
+    let Some(touched) = with_body(body, |b| b.touched_body(index as usize)) else {
+        return 0;
+    };
+    mailbox::put(host::touched::ID, &[(touched.id & 0xff_ffff) as f32]);
+    mailbox::put(host::touched::NORMAL, &touched.normal.to_array());
+    mailbox::put(host::touched::POINT, &touched.point.to_array());
+    mailbox::put(host::touched::MASS, &[touched.mass]);
+    mailbox::put(host::touched::VELOCITY, &touched.velocity.to_array());
+    1
+}
+#[unsafe(no_mangle)]
+extern "C" fn host_push_body(body: u32, index: u32, x: f32, y: f32, z: f32) {
+    with_body(body, |b| b.push_body(index as usize, Vec3::new(x, y, z)));
+}
+#[unsafe(no_mangle)]
 extern "C" fn host_is_on_floor(body: u32) -> i32 {
     with_body(body, |b| b.is_on_floor()).into()
 }
@@ -459,4 +479,50 @@ fn text_memory_is_lent_and_given_back() {
         kcc_release(std::ptr::null_mut(), 0);
     }
     assert_eq!(kcc_mailbox(), mailbox::address());
+}
+
+#[test]
+fn through_the_abi_a_character_pushes_a_crate_as_the_core_does() {
+    // A 10 kg crate 1.5 m ahead on the floor, walked into for a second: each tick's impulses
+    // through the imports are the core's own on a twin body, and there are some.
+    let mut world = World::new();
+    world.add(geometry::aabb_box(Vec3::new(0.0, -0.5, 0.0), Vec3::new(40.0, 1.0, 40.0)).unwrap());
+    let crate_box = geometry::aabb_box(Vec3::new(0.0, 0.35, -1.5), Vec3::new(1.0, 0.7, 1.0));
+    world.add_movable(
+        crate_box.unwrap(),
+        Vec3::new(0.0, 0.35, -1.5),
+        10.0,
+        Vec3::ZERO,
+    );
+    let world = Arc::new(world);
+    let make = || ParryBody::new(world.clone(), BodySettings::default(), Vec3::ZERO).unwrap();
+    let mut twin = make();
+    let id = add_body(make());
+    let handle = new_character(id, "");
+    assert_ne!(handle, 0, "{}", last_error());
+    let controller = Controller::new(ControllerSettings::default()).unwrap();
+    let mut state = CharacterState::default();
+    let (mut velocity, mut twin_velocity) = (Vec3::ZERO, Vec3::ZERO);
+    let mut pushed = 0;
+    for tick in 0..60 {
+        let v = velocity;
+        assert_eq!(
+            kcc_tick(handle, 0.0, 0.0, -1.0, 0, 0, v.x, v.y, v.z, 1.0 / 60.0),
+            1
+        );
+        velocity = read_report().velocity;
+        let input = TickInput {
+            wish_direction: Vec3::NEG_Z,
+            velocity: twin_velocity,
+            ..TickInput::default()
+        };
+        twin_velocity = controller
+            .tick_with(&mut twin, &input, &mut state, 1.0 / 60.0)
+            .velocity;
+        let through_abi = with_body(id, |b| b.take_pushes());
+        assert_eq!(through_abi, twin.take_pushes(), "tick {tick}");
+        pushed += through_abi.len();
+    }
+    assert!(pushed > 10, "{pushed} pushes");
+    assert_eq!(kcc_character_free(handle), 1);
 }
