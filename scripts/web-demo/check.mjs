@@ -346,6 +346,46 @@ async function replay(browser, url, rate, shape) {
   }
 }
 
+// The light crate (godot_project/course.tscn, LightCrate: 10 kg, 1 m wide and deep) at x = 3,
+// z = 7, its back face at z = 7.5: a character walking -z into it stops at z = 7.9 unless it
+// pushes it.
+const CRATE_STOP_Z = 7.9;
+
+/**
+ * Pushes the light crate at `rate` Hz with `shape`: from 1.1 m behind where it would stop,
+ * 2.5 s of a full walk toward -z (the page's `input=`); the body must end at least 1 m past
+ * that stop, on the floor every tick.
+ */
+async function pushCrate(browser, url, rate, shape) {
+  const name = `push-${shape}-${rate}hz`;
+  const problems = [];
+  let page = null;
+  try {
+    const ticks = Math.round(2.5 * rate);
+    page = await browser.newPage({ viewport: { width: 640, height: 360 } });
+    const at = `3,0,${CRATE_STOP_Z + 1.1}`;
+    const query = new URLSearchParams({ rate, shape, at, yaw: 0, input: `0,0,-1,0,0,${ticks}` });
+    await page.goto(`${url}/?${query}`);
+    await page.waitForFunction((count) => window.kccDemo && window.kccDemo.trace.length >= count,
+      ticks, { timeout: (60 + WALK_TIMEOUT) * 1000 });
+    const rows = (await trace(page)).slice(0, ticks);
+    writeFileSync(join(out, `${name}-trace.json`), JSON.stringify(rows));
+    const end = rows[rows.length - 1].z;
+    if (end > CRATE_STOP_Z - 1.0) {
+      problems.push(`ended at z ${end.toFixed(3)} m: the crate was not pushed (it stops the body `
+        + `at ${CRATE_STOP_Z} m)`);
+    }
+    const off = rows.filter((row) => !row.onFloor).length;
+    if (off) problems.push(`off the floor on ${off} ticks`);
+    return { name, problems, summary: `${rows.length} ticks, end z ${end.toFixed(3)} m` };
+  } catch (error) {
+    problems.push(String(error));
+    return { name, problems, summary: '' };
+  } finally {
+    if (page) await page.close();
+  }
+}
+
 /** The Chromium binary: CHROMIUM, or the first of the usual names on PATH. */
 function chromiumBinary() {
   if (process.env.CHROMIUM) return process.env.CHROMIUM;
@@ -381,13 +421,21 @@ try {
           + (ok ? '' : `: ${result.problems.join('; ')}`));
       }
     }
+    if (!process.argv.includes('--compare')) {
+      const result = await pushCrate(browser, url, rates[0], shapes[0]);
+      const ok = result.problems.length === 0;
+      if (!ok) failed += 1;
+      console.log(`web-demo-check ${result.name}: ${ok ? 'PASS' : 'FAIL'} ${result.summary}`
+        + (ok ? '' : `: ${result.problems.join('; ')}`));
+    }
   } finally {
     await browser.close();
   }
 } finally {
   process.kill(-server.pid, 'SIGTERM');
 }
-const total = rates.length * shapes.length;
-const what = process.argv.includes('--compare') ? 'replays' : 'walks';
+const compare = process.argv.includes('--compare');
+const total = rates.length * shapes.length + (compare ? 0 : 1);
+const what = compare ? 'replays' : 'walks and a push';
 console.log(`web-demo-check: ${total - failed} of ${total} ${what} passed; screenshots and traces in ${out}`);
 process.exit(failed ? 1 : 0);

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The web demo's headless check, as CI runs it: builds the wasm core (build-wasm.sh, which also
 # runs its Node smoke test), installs Playwright (npm ci, pinned in package-lock.json), then
-# walks the main staircase at 60 and 144 Hz with both shapes (check.mjs), and replays the
+# walks the main staircase at 60 and 144 Hz with both shapes and pushes the light crate
+# (check.mjs), and replays the
 # scripted walk of scenarios/web_demo/ in the page against `kcc-sim --world godot` at the same
 # rates (check.mjs --compare: the body within 1 cm on every tick). Needs Chromium and the web
 # template (scripts/godot-web/setup.sh).
