@@ -139,9 +139,9 @@ fn slide_and_climb<B: KinematicBody + ?Sized>(
         // Nothing in the way of the motion, yet the slide did not move the body: Godot's slide
         // cancels the travel of a grounded move that meets a wall (a riser) within 20 safe
         // margins, here within the margin of the motion's end, where the climb's own sweep
-        // stops short of it. Looked for once
-        // more a margin further, the step is climbed now; left for the next tick, the body
-        // would stand there and the walk would start again from rest.
+        // stops short of it. Looked for once more a margin further, the step is climbed now;
+        // left for the next tick, the body would stand there and the walk would start again
+        // from rest.
         let margin = body.safe_margin().max(0.0);
         let reach = motion + horizontal(motion, up).normalize_or_zero() * (margin + NUDGE);
         found = climb(body, stairs, start, reach, level, None);
