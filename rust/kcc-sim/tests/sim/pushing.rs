@@ -81,24 +81,24 @@ fn a_low_crate_is_stepped_onto_only_when_the_character_may_step_onto_bodies() {
     assert!(climbed.ticks.iter().any(|t| t.stepped.is_some()));
 }
 
+/// The table and key a file whose `[[rigid_body]]` table holds `body` (its lines) is refused
+/// for.
+fn refused(body: &str) -> (String, String) {
+    let text = format!(
+        "name = \"t\"\nduration = 1.0\n[start]\nposition = [0, 0.02, 0]\n[[rigid_body]]\n{body}"
+    );
+    match Scenario::parse(Path::new("t.toml"), &text) {
+        Err(ScenarioError::Invalid { table, key, .. }) => (table, key),
+        other => panic!("{:?}", other.map(|s| s.name)),
+    }
+}
+
 #[test]
 fn a_rigid_body_needs_a_mass_above_zero_and_a_box() {
-    let text = "name = \"t\"\nduration = 1.0\n[start]\nposition = [0, 0.02, 0]\n\
-                [[rigid_body]]\nbox = { center = [0, 0.5, -2], size = [1, 1, 1] }\nmass = 0\n";
-    match Scenario::parse(Path::new("t.toml"), text) {
-        Err(ScenarioError::Invalid { table, key, .. }) => {
-            assert_eq!((table.as_str(), key.as_str()), ("rigid_body #1", "mass"));
-        }
-        other => panic!("{:?}", other.map(|s| s.name)),
-    }
-    let text = "name = \"t\"\nduration = 1.0\n[start]\nposition = [0, 0.02, 0]\n\
-                [[rigid_body]]\nmass = 5\n";
-    match Scenario::parse(Path::new("t.toml"), text) {
-        Err(ScenarioError::Invalid { table, key, .. }) => {
-            assert_eq!((table.as_str(), key.as_str()), ("rigid_body #1", "box"));
-        }
-        other => panic!("{:?}", other.map(|s| s.name)),
-    }
+    let mass_0 = refused("box = { center = [0, 0.5, -2], size = [1, 1, 1] }\nmass = 0\n");
+    assert_eq!(mass_0, ("rigid_body #1".into(), "mass".into()));
+    let no_box = refused("mass = 5\n");
+    assert_eq!(no_box, ("rigid_body #1".into(), "box".into()));
 }
 
 #[test]
@@ -127,23 +127,13 @@ fn a_rolling_ball_stops_against_the_character_and_a_pushed_one_rolls_ahead() {
 
 #[test]
 fn a_rigid_body_is_one_box_or_one_ball() {
-    let text = "name = \"t\"\nduration = 1.0\n[start]\nposition = [0, 0.02, 0]\n\
-                [[rigid_body]]\nbox = { center = [0, 0.5, -2], size = [1, 1, 1] }\n\
-                ball = { center = [0, 0.5, -2], radius = 0.5 }\nmass = 1\n";
-    match Scenario::parse(Path::new("t.toml"), text) {
-        Err(ScenarioError::Invalid { table, key, .. }) => {
-            assert_eq!((table.as_str(), key.as_str()), ("rigid_body #1", "box"));
-        }
-        other => panic!("{:?}", other.map(|s| s.name)),
-    }
-    let text = "name = \"t\"\nduration = 1.0\n[start]\nposition = [0, 0.02, 0]\n\
-                [[rigid_body]]\nball = { center = [0, 0.5, -2], radius = 0 }\nmass = 1\n";
-    match Scenario::parse(Path::new("t.toml"), text) {
-        Err(ScenarioError::Invalid { table, key, .. }) => {
-            assert_eq!((table.as_str(), key.as_str()), ("rigid_body #1", "ball"));
-        }
-        other => panic!("{:?}", other.map(|s| s.name)),
-    }
+    let both = refused(
+        "box = { center = [0, 0.5, -2], size = [1, 1, 1] }\n\
+         ball = { center = [0, 0.5, -2], radius = 0.5 }\nmass = 1\n",
+    );
+    assert_eq!(both, ("rigid_body #1".into(), "box".into()));
+    let radius_0 = refused("ball = { center = [0, 0.5, -2], radius = 0 }\nmass = 1\n");
+    assert_eq!(radius_0, ("rigid_body #1".into(), "ball".into()));
 }
 
 #[test]
