@@ -52,9 +52,13 @@ pub fn held(below: &MotionTest, here: Vec3, up: Vec3, margin: f32, reach: f32) -
 /// the [`tread_look`] further toward that contact (or along `walk`, the body's horizontal
 /// velocity, m/s, when it met nothing), must meet the tread (walkable ground) at the feet's
 /// height, within the engine's margins (a landing found by a sweep down stops up to twice the
-/// safe margin above the tread). The tread must not lie behind the walk: a body held on the
-/// edge of a step it is walking down from has that step's tread behind it. `reach` is the
-/// flat base's probe length (the max step height, m), which sizes both.
+/// safe margin above the tread). When `below` met nothing that close, the look reaches down
+/// as far as `below` did (`reach`) and the tread's edge at the feet's height (as [`held`]
+/// sees it) counts too: a rounded bottom lifted just past the riser hangs over the edge it
+/// stood on and the tread's edge at one stop of the cast, and `below` may name either. The
+/// tread must not lie behind the walk: a body held on the edge of a step it is walking down
+/// from has that step's tread behind it. `reach` is the flat base's probe length (the max step
+/// height, m), which sizes both.
 pub fn over_tread<B: KinematicBody + ?Sized>(
     body: &mut B,
     below: &MotionTest,
@@ -89,15 +93,21 @@ pub fn over_tread<B: KinematicBody + ?Sized>(
     if !walk.is_finite() || toward.dot(walk) < 0.0 {
         return false;
     }
-    let look = body.test_move(
-        here + toward * tread_look(reach),
-        -up * (tolerance + 2.0 * margin),
-    );
+    // Met nothing close: a rounded bottom lifted just past the riser may hang over the edge
+    // it stood on and the tread's edge alike (the probe then names either), and the look
+    // reaches as far down as the probe did, to find the tread's edge at the feet's height.
+    let depth = match near {
+        Some(_) => tolerance + 2.0 * margin,
+        None => reach.max(tolerance + 2.0 * margin),
+    };
+    let from = here + toward * tread_look(reach);
+    let look = body.test_move(from, -up * depth);
     let max_angle = body.floor_max_angle();
-    look.contact.is_some_and(|tread| {
+    let tread = look.contact.is_some_and(|tread| {
         let floor = is_walkable(tread.normal, up, max_angle);
         floor && vertical(tread.point - here, up).abs() <= 2.0 * margin + HELD_TOLERANCE
-    })
+    });
+    tread || near.is_none() && held(&look, from, up, margin, reach).is_some()
 }
 
 /// After a move that took the body's feet below `base` (the height, m along up, its feet stood

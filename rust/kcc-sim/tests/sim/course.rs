@@ -232,6 +232,24 @@ fn a_small_capsule_keeps_its_walk_where_the_slide_stops_just_short_of_a_riser() 
 }
 
 #[test]
+fn a_slow_capsule_lifted_just_past_a_riser_floats_on_to_the_tread() {
+    // slow_walk_stairs (a 0.4 m radius capsule at 0.5 m/s on 0.3 m treads) at 200 Hz, a rate
+    // the course does not run: the climb lifted the flat base to the second tread's height
+    // with its round bottom just past the riser, where the probe down meets the edge it stood
+    // on and the tread's edge at one stop of the cast, and named the lower one. The look for
+    // the tread reached only 2 cm down: the body fell 5 cm over 20 ticks and landed at 4.4
+    // times its walk.
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/slow_walk_stairs.toml");
+    let scenario = Scenario::load(&file).unwrap();
+    for rate in [165.0, 200.0, 300.0] {
+        for name in ["max_airborne_ticks", "speed_ratio_max", "steps_per_riser"] {
+            let check = check_of(&scenario, rate, name);
+            assert!(check.passed, "{} at {rate} Hz: {check:?}", scenario.name);
+        }
+    }
+}
+
+#[test]
 fn the_flat_base_reports_one_step_per_riser_and_the_rolling_capsule_does_not() {
     // stairs_030: 5 risers of 0.3 m up and 5 down, `steps_per_riser` checks it with the flat
     // base (the default), and `max_step_tick_queries` the 10 queries of a step tick. The same
