@@ -155,8 +155,17 @@ pub fn stand<B: KinematicBody + ?Sized>(
         -up * (reach + above + 2.0 * body.safe_margin().max(0.0)),
     );
     let contact = probe.contact?;
-    let top = vertical(contact.point, up);
     let high = vertical(lifted, up);
+    // A rounded bottom in the nook between the edge it stood held on and the next one down
+    // touches both where the probe stopped, and the probe names either: it stays held on the
+    // edge it stood on.
+    if let Some(Face::Was(edge)) = before
+        && vertical(contact.point, up) < base - tolerance
+        && touches(body, lifted + probe.travel, &edge)
+    {
+        return put_held(body, lifted, high - base, here);
+    }
+    let top = vertical(contact.point, up);
     if !is_edge(contact.normal, up)
         || (top - base).abs() > tolerance
         || top <= vertical(here, up)
@@ -165,20 +174,42 @@ pub fn stand<B: KinematicBody + ?Sized>(
         return None;
     }
     let face = match before {
-        Some(Face::Was(normal)) => same_normal(normal, contact.normal),
+        Some(Face::Was(edge)) => same_normal(edge.normal, contact.normal),
         Some(Face::Look) => looks_like_face(body, lifted, &contact, reach),
         None => false,
     };
-    if face {
+    if face || vertical(probe.travel, up) > top - high {
+        // A face, or the probe did not fall as far as the held place: it may not be free.
         return None;
     }
-    // The probe fell at least this far before it touched: the held place is free.
-    let held = lifted - up * (high - top);
-    if !held.is_finite() || vertical(probe.travel, up) > top - high {
+    put_held(body, lifted, high - top, here)
+}
+
+/// Puts the body `down` (m) below `lifted` (m), where a probe down from there fell past: held
+/// there. Returns how far that is above `here` (m), `None` when it is not a usable place.
+fn put_held<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    lifted: Vec3,
+    down: f32,
+    here: Vec3,
+) -> Option<f32> {
+    let up = unit_up(body.up_direction());
+    let held = lifted - up * down;
+    if !held.is_finite() {
         return None;
     }
     body.set_position(held);
-    Some(top - vertical(here, up))
+    Some(vertical(held - here, up))
+}
+
+/// True when a rounded bottom with its feet at `feet` (m) reaches the point of `edge` within
+/// the engine's margins: a sphere of the body's [`shape_radius`](KinematicBody::shape_radius)
+/// sitting on the feet (the bottom of a capsule; inside a cylinder's or a box's).
+fn touches<B: KinematicBody + ?Sized>(body: &B, feet: Vec3, edge: &Contact) -> bool {
+    let up = unit_up(body.up_direction());
+    let radius = body.shape_radius().max(0.0);
+    let reach = radius + 2.0 * body.safe_margin().max(0.0) + HELD_TOLERANCE;
+    (feet + up * radius).distance(edge.point) <= reach
 }
 
 /// After a climb that lifted the body clear of a step's top and the slide that carried it on,
@@ -353,9 +384,10 @@ impl CameDown {
 /// How [`stand`] tells a slope's face from an edge under the body.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Face {
-    /// The contact normal of the edge the body stood held over when the move began: meeting a
-    /// contact with the same normal after walking, the body is on a face.
-    Was(Vec3),
+    /// The contact with the edge the body stood held over when the move began: meeting a
+    /// contact with the same normal after walking, the body is on a face; still touching that
+    /// edge where the probe met a lower one, it is held on it.
+    Was(Contact),
     /// One more probe, a few millimetres toward the contact: a face gives the same normal
     /// there, an edge a turned one.
     Look,

@@ -19,8 +19,8 @@ pub(crate) enum Footing {
     /// Floor, as the engine says.
     Floor,
     /// Held over the edge of a stair with its feet at the edge's height (see
-    /// [`crate::flat_base`]); the edge's contact normal.
-    Held(Vec3),
+    /// [`crate::flat_base`]); the probe's contact with the edge.
+    Held(Contact),
     /// A flat bottom floating at the height of the level tread of the step it climbed, short of
     /// resting on it (see [`crate::flat_base::over_tread`]). It moves as when held, level,
     /// until the tread is under it.
@@ -96,8 +96,8 @@ pub(crate) fn sense<B: KinematicBody + ?Sized>(
         return Footing::OverTread;
     }
     let held = |reach| flat_base::held(&below, here, up, body.safe_margin(), reach);
-    if look_held && let Some(normal) = flat.and_then(held) {
-        return held_or_face(body, &below, normal, velocity, reach);
+    if look_held && let Some(contact) = flat.and_then(held).and(below.contact) {
+        return held_or_face(body, &below, contact, velocity, reach);
     }
     match below.contact {
         Some(contact)
@@ -119,10 +119,11 @@ pub(crate) fn sense<B: KinematicBody + ?Sized>(
 fn held_or_face<B: KinematicBody + ?Sized>(
     body: &mut B,
     below: &crate::body::MotionTest,
-    normal: Vec3,
+    held: Contact,
     velocity: Vec3,
     reach: f32,
 ) -> Footing {
+    let normal = held.normal;
     let up = up_of(body);
     let here = body.position();
     let touch = 2.0 * body.safe_margin().max(0.0) + EDGE_PROBE;
@@ -142,6 +143,6 @@ fn held_or_face<B: KinematicBody + ?Sized>(
     if face {
         Footing::Floor
     } else {
-        Footing::Held(normal)
+        Footing::Held(held)
     }
 }

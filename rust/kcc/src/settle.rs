@@ -226,8 +226,8 @@ fn hold_base(
     match (slid.lift, lower, plan.footing) {
         (Some(lift), _, _) => Some((here + lift.tread, None)),
         (None, Some(top), _) => Some((top, Some(flat_base::Face::Look))),
-        (None, None, Footing::Held(normal)) => {
-            Some((here, Some(flat_base::Face::Was(normal)).filter(|_| walked)))
+        (None, None, Footing::Held(edge)) => {
+            Some((here, Some(flat_base::Face::Was(edge)).filter(|_| walked)))
         }
         (None, None, _) if plan.level => Some((here, None)),
         (None, None, _) => None,

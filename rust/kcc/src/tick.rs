@@ -216,7 +216,7 @@ fn settle_unsure<B: KinematicBody + ?Sized>(
     };
     let up = up_of(body);
     let start = body.position();
-    let held = Footing::Held(contact.normal);
+    let held = Footing::Held(contact);
     let run = horizontal(velocity, up);
     if vertical(velocity, up) <= 0.0
         && let Climb::Lifted(lift) = climb(body, stairs, start, run * dt, true, None)

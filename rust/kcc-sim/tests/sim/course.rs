@@ -250,6 +250,28 @@ fn a_slow_capsule_lifted_just_past_a_riser_floats_on_to_the_tread() {
 }
 
 #[test]
+fn a_capsule_in_the_nook_between_two_edges_stays_held_on_the_upper_one() {
+    // stairs_020 walked down (a 0.4 m radius capsule on 0.3 m treads) at 90 and 165 Hz, rates
+    // the course does not run: a tick ended with the round bottom in the nook between the
+    // edge it was held on and the next one down, touching both where the hold's probe
+    // stopped. The probe named the lower edge: the body stepped down there, leaning on the
+    // upper edge, and the next tick rolled down the lower edge's rounding (a riser without a
+    // step at 90 Hz, a 5 mm dip at 165 Hz) after a step tick of 12 queries.
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/stairs_020.toml");
+    let scenario = Scenario::load(&file).unwrap();
+    for rate in [90.0, 165.0] {
+        for name in [
+            "steps_per_riser",
+            "max_step_tick_queries",
+            "max_airborne_ticks",
+        ] {
+            let check = check_of(&scenario, rate, name);
+            assert!(check.passed, "{} at {rate} Hz: {check:?}", scenario.name);
+        }
+    }
+}
+
+#[test]
 fn the_flat_base_reports_one_step_per_riser_and_the_rolling_capsule_does_not() {
     // stairs_030: 5 risers of 0.3 m up and 5 down, `steps_per_riser` checks it with the flat
     // base (the default), and `max_step_tick_queries` the 10 queries of a step tick. The same
