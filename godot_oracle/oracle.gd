@@ -17,6 +17,8 @@ const SceneBuilder := preload("res://scene.gd")
 var _world: Node3D
 var _body: CharacterBody3D
 var _port: Port
+## One port for each character of the scene, the body's first; `_port` is the selected one.
+var _ports: Array[Port] = []
 var _window: JavaScriptObject
 
 
@@ -66,6 +68,13 @@ func _run(ops: Array) -> Dictionary:
 		match op["op"]:
 			"scene":
 				results.append(await _scene(op["scene"]))
+			"select":
+				var character: int = op["character"]
+				if character < 0 or character >= _ports.size():
+					return {"error": "no character %d in the scene" % character}
+				_port = _ports[character]
+				_body = _port.body
+				results.append(null)
 			"set_position":
 				_port.set_position(SceneBuilder.vec3(op["position"]))
 				physics_usec += Time.get_ticks_usec() - began
@@ -131,8 +140,11 @@ func _scene(scene: Dictionary) -> Dictionary:
 			break
 		await get_tree().physics_frame
 	_world = SceneBuilder.build(self, scene)
-	_body = _world.get_child(_world.get_child_count() - 1)
-	_port = Port.new(_body)
+	_ports.clear()
+	for node: Node in get_tree().get_nodes_in_group("characters"):
+		_ports.append(Port.new(node as CharacterBody3D))
+	_port = _ports[0]
+	_body = _port.body
 	await get_tree().physics_frame
 	return {
 		"physics_delta": get_physics_process_delta_time(),
@@ -175,10 +187,12 @@ func _state() -> Dictionary:
 		return {}
 	var normals := []
 	var touched := []
+	var characters := []
 	for i in _body.get_slide_collision_count():
 		normals.append(_array(_body.get_slide_collision(i).get_normal()))
 		var found := _port.touched_body(i)
 		touched.append(_plain(found) if not found.is_empty() else null)
+		characters.append(_port.touched_character(i))
 	var bodies := []
 	for node: Node in get_tree().get_nodes_in_group("rigid_bodies"):
 		bodies.append(_array((node as RigidBody3D).get_global_position()))
@@ -194,6 +208,7 @@ func _state() -> Dictionary:
 		"position_delta": _array(_body.get_position_delta()),
 		"slide_normals": normals,
 		"touched": touched,
+		"characters": characters,
 		"bodies": bodies,
 		"up_direction": _array(_port.up_direction()),
 		"floor_max_angle": _port.floor_max_angle(),

@@ -116,6 +116,14 @@ func touched_body(index: int) -> Dictionary:
 	}
 
 
+## True when collision `index` of the last slide is another character (a CharacterBody3D).
+func touched_character(index: int) -> bool:
+	var collision := _collision_at(index)
+	if collision == null:
+		return false
+	return collision.get_collider() is CharacterBody3D
+
+
 ## Gives the body of the last slide's collision `index` an `impulse` (N s) through its centre
 ## of mass, when it is a RigidBody3D that is not frozen.
 func push_body(index: int, impulse: Vector3) -> void:

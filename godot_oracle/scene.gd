@@ -9,7 +9,8 @@ extends RefCounted
 
 ## A new world node under `parent` holding the solids, the platforms (in the group
 ## "platforms", each with its description and time-0 transform as metadata), the rigid bodies
-## (in the group "rigid_bodies", in order) and the body; the body is its last child.
+## (in the group "rigid_bodies", in order) and the characters (in the group "characters": the
+## body first, then the other characters, each like the body, at its start).
 static func build(parent: Node3D, scene: Dictionary) -> Node3D:
 	var world := Node3D.new()
 	world.name = "World"
@@ -20,9 +21,15 @@ static func build(parent: Node3D, scene: Dictionary) -> Node3D:
 		world.add_child(_platform(desc))
 	for desc: Dictionary in scene.get("rigid_bodies", []):
 		world.add_child(_rigid_body(desc))
-	var body := _body(scene["body"])
-	world.add_child(body)
-	body.set_global_position(vec3(scene["start"]))
+	var starts: Array = [scene["start"]]
+	starts.append_array(scene.get("others", []))
+	for index in starts.size():
+		var body := _body(scene["body"])
+		if index > 0:
+			body.name = "Other%d" % index
+		body.add_to_group("characters")
+		world.add_child(body)
+		body.set_global_position(vec3(starts[index]))
 	return world
 
 

@@ -221,6 +221,12 @@ where
         })
     }
 
+    fn touched_character(&self, index: usize) -> bool {
+        self.collision_at(index)
+            .and_then(|collision| collision.get_collider())
+            .is_some_and(|collider| collider.try_cast::<CharacterBody3D>().is_ok())
+    }
+
     fn push_body(&mut self, index: usize, impulse: glam::Vec3) {
         let Some(collision) = self.collision_at(index) else {
             return;

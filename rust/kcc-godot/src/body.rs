@@ -149,6 +149,16 @@ impl<'a> GodotBody<'a> {
         self.deferred.insert(at, Op::Advance { time });
     }
 
+    /// Sends the port's calls from now on to character `character` of the scene (0: its body;
+    /// 1 and up: its other characters), in one round trip that brings back that character's
+    /// state (after anything deferred, which still went to the one selected before).
+    pub fn select(&mut self, character: usize) -> Result<(), GodotError> {
+        self.send(Op::Select { character })
+            .ok_or_else(|| self.failure())?;
+        self.first = None;
+        Ok(())
+    }
+
     /// Centre of every rigid body of the scene as of the last answer, m.
     pub fn rigid_bodies(&self) -> Vec<Vec3> {
         self.state.bodies.iter().copied().map(v).collect()
@@ -334,6 +344,10 @@ impl KinematicBody for GodotBody<'_> {
             mass: found.mass,
             velocity: v(found.velocity),
         })
+    }
+
+    fn touched_character(&self, index: usize) -> bool {
+        self.state.characters.get(index).copied().unwrap_or(false)
     }
 
     fn push_body(&mut self, index: usize, impulse: Vec3) {

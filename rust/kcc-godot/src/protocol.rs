@@ -194,6 +194,10 @@ pub struct SceneDesc {
     pub body: BodyDesc,
     /// The body's origin (bottom of its shape) at the start, m.
     pub start: [f32; 3],
+    /// Other characters: `CharacterBody3D`s like the character's (`body`), their origins at
+    /// these places at the start, m; [`Op::Select`] sends the port's calls to one of them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub others: Vec<[f32; 3]>,
 }
 
 /// One operation of a command.
@@ -204,6 +208,13 @@ pub enum Op {
     Scene {
         /// The scene.
         scene: SceneDesc,
+    },
+    /// Sends the port's calls that follow to character `character` (0: the scene's `body`;
+    /// 1 and up: its `others`, in order), until the next `Select`; the reply's state is that
+    /// character's. No result.
+    Select {
+        /// Which character.
+        character: usize,
     },
     /// `set_global_position`. No result.
     SetPosition {
@@ -314,6 +325,9 @@ pub struct BodyState {
     /// it touched no rigid body).
     #[serde(default)]
     pub touched: Vec<Option<TouchedDesc>>,
+    /// The port's `touched_character(i)` for every slide collision of the last slide.
+    #[serde(default)]
+    pub characters: Vec<bool>,
     /// Centre of every rigid body, in the scene's order, m.
     #[serde(default)]
     pub bodies: Vec<[f32; 3]>,

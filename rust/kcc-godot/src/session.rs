@@ -308,6 +308,7 @@ impl Drop for GodotSession {
 fn describe(ops: &[Op]) -> String {
     let name = |op: &Op| match op {
         Op::Scene { .. } => "building a scene",
+        Op::Select { .. } => "selecting a character",
         Op::SetPosition { .. } => "set_position",
         Op::SetShapeHeight { .. } => "set_shape_height",
         Op::TestMove { .. } => "test_move",

@@ -116,6 +116,15 @@ impl ParryBody {
         Arc::make_mut(&mut self.world).set_time(t);
     }
 
+    /// Puts other character `which` of the body's world (see [`World::characters`]) where
+    /// its own tick took it: its body's origin at `position` (m), for a body of `settings` (the
+    /// character's collider is its shape less its float, as this body's own). The body's world
+    /// becomes its own copy if it was shared.
+    pub fn place_character(&mut self, which: usize, settings: &BodySettings, position: Vec3) {
+        let (_, lift) = character_collider(settings);
+        Arc::make_mut(&mut self.world).place_character(which, position + Vec3::Y * lift);
+    }
+
     /// The impulses the body gave since the last call, for the simulation that steps the
     /// world's movable bodies to apply before its step.
     pub fn take_pushes(&mut self) -> Vec<BodyPush> {
@@ -228,6 +237,12 @@ impl KinematicBody for ParryBody {
         })
     }
 
+    fn touched_character(&self, index: usize) -> bool {
+        self.hits
+            .get(index)
+            .is_some_and(|hit| self.world.is_character(hit.collider))
+    }
+
     fn push_body(&mut self, index: usize, impulse: Vec3) {
         let Some(movable) = self.movable_hit(index) else {
             return;
@@ -288,8 +303,17 @@ impl KinematicBody for ParryBody {
 /// The collision shape of a body with `settings`: its shape, shortened by the float height at
 /// the bottom.
 fn collider(settings: &BodySettings) -> BodyShape {
-    let lift = settings.float_height.max(0.0);
-    let shape = settings.shape.with_height(settings.shape.height() - lift);
+    let (shape, lift) = character_collider(settings);
     let center = shape.center_offset() + glam::DVec3::Y * f64::from(lift);
     BodyShape::new(shape.to_parry(), center)
+}
+
+/// The collision shape of a body of `settings`: its shape less its float, and how far above
+/// the body's origin its bottom is (the float), m.
+pub fn character_collider(settings: &BodySettings) -> (crate::CharacterShape, f32) {
+    let lift = settings.float_height.max(0.0);
+    (
+        settings.shape.with_height(settings.shape.height() - lift),
+        lift,
+    )
 }

@@ -112,6 +112,25 @@ pub fn ball(center: Vec3, radius: f32) -> Result<Solid, GeometryError> {
     ))
 }
 
+/// Another character's body: `shape` standing upright with its bottom at `bottom` (m), as a
+/// `CharacterBody3D` the body meets in Godot.
+pub fn character(shape: crate::CharacterShape, bottom: Vec3) -> Result<Solid, GeometryError> {
+    positive("character radius", shape.radius())?;
+    positive("character height", shape.height())?;
+    if !bottom.is_finite() {
+        return Err(GeometryError::NotPositive {
+            what: "character position (finite)",
+            value: f32::NAN,
+        });
+    }
+    let pose = Pose::from_translation(bottom.as_dvec3() + shape.center_offset());
+    Ok(Solid::convex(
+        shape.to_parry(),
+        pose,
+        Primitive::Character { bottom, shape },
+    ))
+}
+
 /// An axis-aligned box of full `size` (m) centred at `center`.
 pub fn aabb_box(center: Vec3, size: Vec3) -> Result<Solid, GeometryError> {
     cuboid(center, size, Quat::IDENTITY)

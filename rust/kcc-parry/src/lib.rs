@@ -51,7 +51,7 @@ mod slide;
 pub mod solid;
 pub mod world;
 
-pub use body::{BodyPush, ContactState, ParryBody};
+pub use body::{BodyPush, ContactState, ParryBody, character_collider};
 pub use geometry::GeometryError;
 pub use margin::COLLISION_MARGIN_FRACTION;
 pub use movable::Movable;

@@ -62,6 +62,13 @@ pub enum Primitive {
         /// Vertex index triples.
         indices: Vec<[u32; 3]>,
     },
+    /// Another character's body standing upright, the bottom of its shape at `bottom` (m).
+    Character {
+        /// Bottom of the shape, m.
+        bottom: glam::Vec3,
+        /// The shape.
+        shape: crate::CharacterShape,
+    },
 }
 
 /// One static solid placed in the world.

@@ -117,6 +117,8 @@ pub struct World {
     solids: Vec<Solid>,
     platforms: Vec<Platform>,
     movables: Vec<Movable>,
+    /// Which solids are other characters, in the order they were added.
+    characters: Vec<usize>,
     /// Time of the platforms' places, s.
     time: f64,
 }
@@ -294,6 +296,45 @@ impl World {
             angular_velocity: Vec3::ZERO,
         });
         self
+    }
+
+    /// Adds another character (a `CharacterBody3D` the body meets: it blocks it as a wall
+    /// does): `shape` with its bottom at `bottom` (m). Returns its place among
+    /// [`World::characters`].
+    pub fn add_character(
+        &mut self,
+        shape: crate::CharacterShape,
+        bottom: Vec3,
+    ) -> Result<usize, crate::GeometryError> {
+        let solid = crate::geometry::character(shape, bottom)?;
+        self.characters.push(self.solids.len());
+        self.solids.push(solid);
+        Ok(self.characters.len() - 1)
+    }
+
+    /// The other characters' solids: their indices among [`World::solids`], in the order they
+    /// were added.
+    pub fn characters(&self) -> &[usize] {
+        &self.characters
+    }
+
+    /// True when solid `index` is another character.
+    pub fn is_character(&self, index: usize) -> bool {
+        self.characters.contains(&index)
+    }
+
+    /// Puts other character `which` (of [`World::characters`]) with its bottom at `bottom`
+    /// (m), where its own tick took it. A place that is not finite changes nothing.
+    pub fn place_character(&mut self, which: usize, bottom: Vec3) {
+        let Some(&index) = self.characters.get(which) else {
+            return;
+        };
+        let crate::Primitive::Character { shape, .. } = *self.solids[index].primitive() else {
+            return;
+        };
+        if let Ok(solid) = crate::geometry::character(shape, bottom) {
+            self.solids[index] = solid;
+        }
     }
 
     /// The bodies the engine simulates, in the order they were added.

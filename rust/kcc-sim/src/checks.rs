@@ -210,6 +210,7 @@ pub fn evaluate(scenario: &Scenario, run: &Run, metrics: &Metrics) -> Vec<Check>
         checks.push(at_most("on_wall_from", Some(off_wall as f64), 0.0));
     }
     checks.extend(rigid_body_checks(scenario, run));
+    checks.extend(character_checks(scenario, run));
     if let Some(state) = metrics.godot_state {
         checks.push(at_most(
             REAL_VELOCITY,
@@ -249,6 +250,43 @@ fn rigid_body_checks(scenario: &Scenario, run: &Run) -> Vec<Check> {
         let end = run.bodies.last().and_then(|b| b.get(near.body));
         let distance = end.map(|c| f64::from(c.distance(Vec3::from(near.position))));
         checks.push(at_most("body_end_near", distance, decimal(near.radius)));
+    }
+    checks
+}
+
+/// The checks on other characters and on standing still (`other_end_near`, `rest_after`). A
+/// run whose controller did not move the other characters (a peer's) has nothing to measure
+/// for `other_end_near`: it fails.
+fn character_checks(scenario: &Scenario, run: &Run) -> Vec<Check> {
+    let expect = &scenario.expect;
+    let mut checks = Vec::new();
+    if let Some(near) = expect.other_end_near {
+        let end = run.others.last().and_then(|o| o.get(near.other));
+        let distance = end.map(|p| f64::from(p.distance(Vec3::from(near.position))));
+        checks.push(at_most("other_end_near", distance, decimal(near.radius)));
+    }
+    if let Some(rest) = expect.rest_after {
+        let from = run.ticks.iter().find(|t| t.time >= rest.time - 1e-9);
+        let travel = from.map(|from| {
+            run.ticks
+                .iter()
+                .filter(|t| t.time >= from.time)
+                .map(|t| f64::from(t.position.distance(from.position)))
+                .fold(0.0, f64::max)
+        });
+        checks.push(at_most("rest_after", travel, decimal(rest.radius)));
+    }
+    if let Some(overlap) = expect.overlap_ticks {
+        let deep = run
+            .ticks
+            .iter()
+            .filter(|t| t.penetration > overlap.depth)
+            .count();
+        checks.push(at_most(
+            "overlap_ticks",
+            Some(deep as f64),
+            f64::from(overlap.max),
+        ));
     }
     checks
 }

@@ -93,8 +93,9 @@ fn query_difference(
 }
 
 /// Runs `scenario` at `rate` Hz in both worlds and replays the parry run's queries in Godot.
-/// A scenario with moving platforms or rigid bodies is compared run against run only: its
-/// queries met them wherever they were at the time, and the replay's scene holds still.
+/// A scenario with moving platforms, rigid bodies or other characters is compared run against
+/// run only: its queries met them wherever they were at the time, and the replay's scene
+/// holds still.
 pub fn compare(
     scenario: &Scenario,
     rate: f64,
@@ -129,7 +130,8 @@ pub fn compare(
     );
 
     let world = &scenario.world;
-    let replayed: &[RecordedMove] = if world.platforms().is_empty() && world.movables().is_empty() {
+    let still = world.platforms().is_empty() && world.movables().is_empty();
+    let replayed: &[RecordedMove] = if still && scenario.others.is_empty() {
         &queries
     } else {
         &[]

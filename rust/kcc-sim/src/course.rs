@@ -129,6 +129,8 @@ pub fn rapier_collider(solid: &Solid) -> Option<ColliderBuilder> {
         Primitive::Mesh { vertices, indices } => {
             ColliderBuilder::trimesh(vertices.clone(), indices.clone()).ok()
         }
+        // The peers meet no other character (the scenario's world has none).
+        Primitive::Character { .. } => None,
     }
 }
 

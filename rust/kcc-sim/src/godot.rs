@@ -21,7 +21,7 @@ use kcc_godot::{
 use kcc_parry::{BodySettings, CharacterShape, Primitive};
 
 use crate::run::{Command, ControllerKind, Driver, GodotTick, Moved, Mover};
-use crate::scenario::Scenario;
+use crate::scenario::{OtherCharacter, Scenario};
 
 /// `Shape3D.margin` of the character's own shape in the Godot world, m (the sample project's).
 pub const CHARACTER_SHAPE_MARGIN: f32 = 0.001;
@@ -104,26 +104,28 @@ pub fn scene(scenario: &Scenario, rate: f64) -> SceneDesc {
         .enumerate()
         .filter(|(index, _)| platforms.iter().all(|p| p.index != *index))
         .filter(|(index, _)| world.movable_of(*index).is_none())
-        .map(|(_, solid)| match solid.primitive() {
+        .filter_map(|(_, solid)| match solid.primitive() {
             Primitive::Cuboid {
                 center,
                 size,
                 rotation,
-            } => SolidDesc::Box {
+            } => Some(SolidDesc::Box {
                 center: center.to_array(),
                 size: size.to_array(),
                 rotation: rotation.to_array(),
                 margin: Some(solid.margin()),
-            },
-            Primitive::Hull { points } => SolidDesc::Hull {
+            }),
+            Primitive::Hull { points } => Some(SolidDesc::Hull {
                 points: points.iter().map(|p| p.to_array()).collect(),
                 margin: Some(solid.margin()),
-            },
-            Primitive::Ball { center, radius } => SolidDesc::Sphere {
+            }),
+            Primitive::Ball { center, radius } => Some(SolidDesc::Sphere {
                 center: center.to_array(),
                 radius: *radius,
-            },
-            Primitive::Mesh { vertices, indices } => SolidDesc::mesh(vertices, indices),
+            }),
+            Primitive::Mesh { vertices, indices } => Some(SolidDesc::mesh(vertices, indices)),
+            // Other characters are CharacterBody3D nodes of their own (`SceneDesc::others`).
+            Primitive::Character { .. } => None,
         })
         .collect();
     let platforms = platforms
@@ -177,6 +179,11 @@ pub fn scene(scenario: &Scenario, rate: f64) -> SceneDesc {
         rigid_bodies,
         body: body(&scenario.character.body),
         start: scenario.start.position.to_array(),
+        others: scenario
+            .others
+            .iter()
+            .map(|other| other.start.to_array())
+            .collect(),
     }
 }
 
@@ -235,8 +242,11 @@ fn observation(observed: &Observation) -> (f32, GodotTick) {
 pub struct GodotMover<'a> {
     driver: Driver,
     body: GodotBody<'a>,
+    /// The scenario's other characters: the same controller moving each, and its input.
+    others: Vec<(Driver, OtherCharacter)>,
     failure: Option<String>,
-    /// The scene has moving platforms or rigid bodies: every tick begins with a physics step.
+    /// The scene has moving platforms, rigid bodies or other characters: every tick begins
+    /// with a physics step.
     steps: bool,
     /// Ticks run so far.
     ticks: u64,
@@ -256,11 +266,30 @@ impl<'a> GodotMover<'a> {
         let scene = scene(scenario, rate);
         let body = GodotBody::new(&mut world.session, scene)
             .map_err(|e| format!("{}: building the scene in Godot: {e}", scenario.name))?;
+        let others = scenario
+            .others
+            .iter()
+            .map(|other| {
+                let own = Scenario {
+                    start: crate::scenario::Start {
+                        position: other.start,
+                        velocity: Vec3::ZERO,
+                    },
+                    ..scenario.clone()
+                };
+                (Driver::new(&own, kind), other.clone())
+            })
+            .collect();
         Ok(Self {
             driver: Driver::new(scenario, kind),
             body,
+            others,
             failure: None,
-            steps: !scenario.world.platforms().is_empty() || !scenario.world.movables().is_empty(),
+            // A game runs a physics frame a tick: it moves platforms and rigid bodies, and
+            // hands the characters' places to the physics server.
+            steps: !scenario.world.platforms().is_empty()
+                || !scenario.world.movables().is_empty()
+                || !scenario.others.is_empty(),
             ticks: 0,
             dt: 1.0 / rate,
         })
@@ -290,8 +319,11 @@ impl Mover for GodotMover<'_> {
         self.ticks += 1;
         self.dt = f64::from(dt);
         let moved = self.driver.tick(&mut self.body, command, dt);
-        // Godot's state and overlap after the tick travel with the next tick's first call.
-        self.body.observe_later();
+        if self.others.is_empty() {
+            // Godot's state and overlap after the tick travel with the next tick's first call
+            // (after the other characters' ticks when there are some).
+            self.body.observe_later();
+        }
         if let Some(e) = self.body.take_error() {
             self.failure = Some(e.to_string());
         }
@@ -333,6 +365,31 @@ impl Mover for GodotMover<'_> {
 
     fn godot_physics_us(&self) -> Option<u64> {
         Some(self.body.physics_usec())
+    }
+
+    fn move_others(&mut self, time: f64, dt: f32) -> Vec<Vec3> {
+        if self.others.is_empty() {
+            return Vec::new();
+        }
+        let mut places = Vec::with_capacity(self.others.len());
+        for (index, (driver, other)) in self.others.iter_mut().enumerate() {
+            if let Err(e) = self.body.select(index + 1) {
+                self.failure = Some(e.to_string());
+                return places;
+            }
+            let command = Command::of(other.input_at(time));
+            driver.tick(&mut self.body, &command, dt);
+            places.push(kcc::KinematicBody::position(&self.body));
+        }
+        // Back to the character, whose state the next tick reads, and its observation.
+        if let Err(e) = self.body.select(0) {
+            self.failure = Some(e.to_string());
+        }
+        self.body.observe_later();
+        if let Some(e) = self.body.take_error() {
+            self.failure = Some(e.to_string());
+        }
+        places
     }
 
     fn failure(&mut self) -> Option<String> {

@@ -123,6 +123,8 @@ fn build(world: &World, moving: bool) -> Result<(JoltWorld, Vec<PlatformBody>), 
                     Shape::new_mesh(&vertices, indices).map_err(|e| refused(&e))?;
                 (shape, BodySettings::new_static())
             }
+            // The peers meet no other character (the scenario's world has none).
+            Primitive::Character { .. } => continue,
         };
         let id = physics
             .create_body(&shape, &settings)

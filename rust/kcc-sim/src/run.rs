@@ -9,13 +9,14 @@ use glam::Vec3;
 use kcc::hooked::{BodyHooks, Hooked};
 use kcc::{CharacterState, Controller, KinematicBody, MotionTest, StepSmoother, TickInput};
 use kcc_godot::PhysicsEngine;
-use kcc_parry::ParryBody;
+use kcc_parry::{BodySettings, ParryBody, World};
+use std::sync::Arc;
 
 use crate::dynamics::Dynamics;
 use crate::godot::{GodotMover, GodotWorld};
 use crate::plain::PlainDriver;
 use crate::rapier::RapierMover;
-use crate::scenario::Scenario;
+use crate::scenario::{InputSegment, OtherCharacter, Scenario};
 
 /// Which world answers the controller's physics queries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -102,6 +103,24 @@ pub struct Command {
     pub crouch: bool,
 }
 
+impl Command {
+    /// What the input `segment` held asks; nothing asked when there is none.
+    pub fn of(segment: Option<&InputSegment>) -> Self {
+        segment.map_or(
+            Command {
+                wish: Vec3::ZERO,
+                jump: false,
+                crouch: false,
+            },
+            |segment| Command {
+                wish: segment.wish,
+                jump: segment.jump,
+                crouch: segment.crouch,
+            },
+        )
+    }
+}
+
 /// What a character reports after one tick.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Moved {
@@ -161,6 +180,15 @@ pub trait Mover {
     /// the file's `[[rigid_body]]` tables (empty when it has none, or the world does not
     /// simulate them).
     fn movables(&self) -> Vec<Vec3> {
+        Vec::new()
+    }
+    /// Moves the scenario's other characters (`[[other_character]]`) one tick of `dt` s each,
+    /// by their input at `time` (s), after the character's own tick (untimed), and returns
+    /// where each is then (bottom of its shape, m), in the file's order. Empty when there are
+    /// none, or the controller does not move them (the peers: their worlds have no other
+    /// character).
+    fn move_others(&mut self, time: f64, dt: f32) -> Vec<Vec3> {
+        let _ = (time, dt);
         Vec::new()
     }
     /// What stopped the mover, if something did (a Godot world that stopped answering); the
@@ -316,6 +344,31 @@ pub struct KccMover {
     recorded: Option<Vec<RecordedMove>>,
     /// Ticks run so far.
     ticks: u64,
+    /// The scenario's other characters.
+    others: Vec<OtherMover>,
+    /// Where every character stood when the tick began (the character first): where Godot's
+    /// physics server has them for the whole tick (see [`KccMover::move_others`]).
+    frame: Vec<Vec3>,
+}
+
+/// Another character of a scenario in the parry world: the same controller moving a body of
+/// its own, whose world holds the character (first) and the other characters but itself.
+struct OtherMover {
+    driver: Driver,
+    body: ParryBody,
+    spec: OtherCharacter,
+}
+
+/// `world` with another character's body for each of `starts` (bottom of its shape, m), of
+/// `settings`, in order.
+fn with_characters(world: &World, settings: &BodySettings, starts: &[Vec3]) -> Arc<World> {
+    let mut world = world.clone();
+    let (shape, lift) = kcc_parry::character_collider(settings);
+    for start in starts {
+        // Validated with the character's own shape when the scenario was loaded.
+        let _ = world.add_character(shape, *start + Vec3::Y * lift);
+    }
+    Arc::new(world)
 }
 
 impl KccMover {
@@ -328,18 +381,52 @@ impl KccMover {
     /// plain body: see [`Driver::new`]).
     pub fn driven(scenario: &Scenario, kind: ControllerKind) -> Self {
         // Validated when the scenario was loaded.
-        let body = ParryBody::new(
-            scenario.world.clone(),
-            scenario.character.body,
-            scenario.start.position,
-        )
-        .expect("validated body settings");
+        let settings = scenario.character.body;
+        let starts: Vec<Vec3> = scenario.others.iter().map(|o| o.start).collect();
+        let world = match starts.is_empty() {
+            true => scenario.world.clone(),
+            false => with_characters(&scenario.world, &settings, &starts),
+        };
+        let body = ParryBody::new(world, settings, scenario.start.position)
+            .expect("validated body settings");
+        let others = scenario
+            .others
+            .iter()
+            .enumerate()
+            .map(|(index, spec)| {
+                // The character first, then the others but this one.
+                let mut around = vec![scenario.start.position];
+                around.extend(
+                    starts
+                        .iter()
+                        .enumerate()
+                        .filter(|(j, _)| *j != index)
+                        .map(|(_, s)| *s),
+                );
+                let world = with_characters(&scenario.world, &settings, &around);
+                let own = Scenario {
+                    start: crate::scenario::Start {
+                        position: spec.start,
+                        velocity: Vec3::ZERO,
+                    },
+                    ..(*scenario).clone()
+                };
+                OtherMover {
+                    driver: Driver::new(&own, kind),
+                    body: ParryBody::new(world, settings, spec.start)
+                        .expect("validated body settings"),
+                    spec: spec.clone(),
+                }
+            })
+            .collect();
         Self {
             driver: Driver::new(scenario, kind),
             dynamics: Dynamics::of(&body),
             body,
             recorded: None,
             ticks: 0,
+            others,
+            frame: Vec::new(),
         }
     }
 
@@ -367,6 +454,9 @@ impl Mover for KccMover {
     }
 
     fn tick(&mut self, command: &Command, dt: f32) -> Moved {
+        self.frame = std::iter::once(self.body.position())
+            .chain(self.others.iter().map(|o| o.body.position()))
+            .collect();
         let moved = match &mut self.recorded {
             Some(moves) => {
                 let mut body = Hooked::new(&mut self.body, Recording { moves });
@@ -389,6 +479,39 @@ impl Mover for KccMover {
     fn movables(&self) -> Vec<Vec3> {
         let world = self.body.world();
         world.movables().iter().map(|m| m.center_now()).collect()
+    }
+
+    /// Each other character meets the others where they stood when the tick began, as in
+    /// Godot: a `CharacterBody3D` is a kinematic body, whose moves reach the physics server's
+    /// queries only in the physics step after the frame, so a character moving later in a
+    /// frame meets one that moved earlier where it stood before (and the character, moving
+    /// first, meets the others where the last step left them).
+    fn move_others(&mut self, time: f64, dt: f32) -> Vec<Vec3> {
+        let settings = *self.body.settings();
+        let frame = std::mem::take(&mut self.frame);
+        for (index, other) in self.others.iter_mut().enumerate() {
+            // The character first, then the other characters but this one.
+            let around = frame
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != index + 1)
+                .map(|(_, p)| *p);
+            for (which, position) in around.enumerate() {
+                other.body.place_character(which, &settings, position);
+            }
+            let command = Command::of(other.spec.input_at(time));
+            other.driver.tick(&mut other.body, &command, dt);
+            if !other.body.world().platforms().is_empty() {
+                other.body.set_time(self.ticks as f64 * f64::from(dt));
+            }
+        }
+        // The physics step after the frame hands every place to the server: the character's
+        // world has the others where they went.
+        let places: Vec<Vec3> = self.others.iter().map(|o| o.body.position()).collect();
+        for (which, position) in places.iter().enumerate() {
+            self.body.place_character(which, &settings, *position);
+        }
+        places
     }
 
     fn stepped(&mut self) -> Option<f32> {
@@ -489,6 +612,10 @@ pub struct Run {
     /// Centre of mass of each rigid body after each tick, m: one list per tick, in the order
     /// of the file's `[[rigid_body]]` tables.
     pub bodies: Vec<Vec<Vec3>>,
+    /// Where each other character is after each tick (bottom of its shape, m): one list per
+    /// tick, in the order of the file's `[[other_character]]` tables (empty lists when the
+    /// controller moved none).
+    pub others: Vec<Vec<Vec3>>,
 }
 
 impl Run {
@@ -563,20 +690,10 @@ pub fn record(
     let count = scenario.ticks(rate);
     let mut ticks = Vec::with_capacity(count as usize);
     let mut bodies = Vec::with_capacity(count as usize);
+    let mut others = Vec::with_capacity(count as usize);
     for index in 0..count {
         let time = index as f64 * dt;
-        let command = scenario.input_at(time).map_or(
-            Command {
-                wish: Vec3::ZERO,
-                jump: false,
-                crouch: false,
-            },
-            |segment| Command {
-                wish: segment.wish,
-                jump: segment.jump,
-                crouch: segment.crouch,
-            },
-        );
+        let command = Command::of(scenario.input_at(time));
         let strength = command.wish.length();
         held_since = match (strength > 0.0, held_since) {
             (false, _) => None,
@@ -589,6 +706,8 @@ pub fn record(
         let clock = Instant::now();
         let moved = mover.tick(&command, dt as f32);
         let nanos = clock.elapsed().as_nanos() as u64;
+        // The other characters move in the same frame, after the character (untimed).
+        let others_now = mover.move_others(time, dt as f32);
         if let Some(failure) = mover.failure() {
             return Err(format!(
                 "{} at {rate} Hz, tick {}: {failure}",
@@ -629,6 +748,7 @@ pub fn record(
             command,
         });
         bodies.push(mover.movables());
+        others.push(others_now);
     }
     if let Some(late) = mover.late_observations()? {
         if late.len() != ticks.len() {
@@ -652,5 +772,6 @@ pub fn record(
         start,
         ticks,
         bodies,
+        others,
     })
 }

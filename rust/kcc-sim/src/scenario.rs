@@ -81,6 +81,7 @@ pub enum ScenarioError {
 
 /// A validated scenario, ready to run: settings the controller accepts, the world built from the
 /// solids, the input timeline and the expectations.
+#[derive(Clone)]
 pub struct Scenario {
     /// Name from the file.
     pub name: String,
@@ -99,6 +100,10 @@ pub struct Scenario {
     pub world: Arc<World>,
     /// Input segments, in order.
     pub input: Vec<InputSegment>,
+    /// Other characters: the same character (shape, controller and body settings) with a
+    /// start and an input of their own, moved by the same controller after the character
+    /// each tick. They block each other and the character as walls do.
+    pub others: Vec<OtherCharacter>,
     /// Checks to run on the result.
     pub expect: Expectations,
 }
@@ -135,6 +140,31 @@ pub struct InputSegment {
     pub jump: bool,
     /// Crouch held.
     pub crouch: bool,
+}
+
+/// Another character of a scenario (`[[other_character]]`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct OtherCharacter {
+    /// Bottom of its shape at the start, m.
+    pub start: Vec3,
+    /// Its input segments, in order.
+    pub input: Vec<InputSegment>,
+}
+
+impl OtherCharacter {
+    /// The input segment held at `time` (s), if any.
+    pub fn input_at(&self, time: f64) -> Option<&InputSegment> {
+        segment_at(&self.input, time)
+    }
+}
+
+/// The segment of `input` held at `time` (s), if any.
+fn segment_at(input: &[InputSegment], time: f64) -> Option<&InputSegment> {
+    let mut end = 0.0;
+    input.iter().find(|segment| {
+        end += segment.duration;
+        time < end
+    })
 }
 
 /// `steps_per_riser` in `[expect]`: the stairs' risers and how many are walked each way.
@@ -207,6 +237,48 @@ pub struct Expectations {
     pub body_travel_max: Option<f32>,
     /// A rigid body's centre ends within `radius` of `position`.
     pub body_end_near: Option<BodyNear>,
+    /// Another character (`[[other_character]]`) ends with the bottom of its shape within
+    /// `radius` of `position`.
+    pub other_end_near: Option<OtherNear>,
+    /// From `time` (s) to the end the character stays within `radius` (m) of where it was at
+    /// `time`: blocked, it stands still instead of jittering.
+    pub rest_after: Option<RestAfter>,
+    /// At most `max` ticks end with the character overlapping something deeper than `depth`
+    /// (m): an overlap the next tick undoes (two characters meeting), not one that lasts.
+    pub overlap_ticks: Option<OverlapTicks>,
+}
+
+/// `overlap_ticks = { depth, max }`: how many ticks may end in an overlap.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OverlapTicks {
+    /// Overlaps deeper than this count, m.
+    pub depth: f32,
+    /// Most ticks that may end in one.
+    pub max: u32,
+}
+
+/// `other_end_near = { other, position, radius }`: where another character ends.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OtherNear {
+    /// Which `[[other_character]]`, counted from 0 (0 when absent).
+    #[serde(default)]
+    pub other: usize,
+    /// Target for the bottom of its shape, m.
+    pub position: [f32; 3],
+    /// Largest distance from the target that counts, m.
+    pub radius: f32,
+}
+
+/// `rest_after = { time, radius }`: the character stands still from `time` on.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RestAfter {
+    /// From when, s.
+    pub time: f64,
+    /// Largest distance from where it was then, m.
+    pub radius: f32,
 }
 
 /// `body_end_near = { body, position, radius }`: where a rigid body ends.
@@ -403,7 +475,19 @@ struct RawScenario {
     #[serde(default)]
     input: Vec<RawInput>,
     #[serde(default)]
+    other_character: Vec<RawOther>,
+    #[serde(default)]
     expect: Expectations,
+}
+
+/// `[[other_character]]`: another character, the scenario's own (its shape and settings), with
+/// a start and an input of its own.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawOther {
+    position: [f32; 3],
+    #[serde(default)]
+    input: Vec<RawInput>,
 }
 
 #[derive(Default, Deserialize)]
@@ -429,6 +513,7 @@ struct RawCharacter {
     step_forward_test: Option<f32>,
     sweep_iterations: Option<u32>,
     ground_follow: Option<GroundFollow>,
+    step_onto_bodies: Option<bool>,
     gravity: Option<f32>,
     terminal_speed: Option<f32>,
     jump_velocity: Option<f32>,
@@ -633,11 +718,7 @@ impl Scenario {
 
     /// The input segment active at `time` (s), or `None` after the last one.
     pub fn input_at(&self, time: f64) -> Option<&InputSegment> {
-        let mut end = 0.0;
-        self.input.iter().find(|segment| {
-            end += segment.duration;
-            time < end
-        })
+        segment_at(&self.input, time)
     }
 }
 
@@ -705,6 +786,58 @@ fn typed<T: serde::de::DeserializeOwned>(
         let (table, key) = table_and_key(&segments);
         invalid(&table, &key, message)
     })
+}
+
+/// The input segments of `raw` (the `[[input]]` tables, or an other character's), validated;
+/// errors name the table as `name #n`.
+fn segments(
+    raw: &[RawInput],
+    name: &str,
+    invalid: &dyn Fn(&str, &str, String) -> ScenarioError,
+) -> Result<Vec<InputSegment>, ScenarioError> {
+    let mut input = Vec::new();
+    for (index, segment) in raw.iter().enumerate() {
+        let table = format!("{name} #{}", index + 1);
+        if segment.duration <= 0.0 {
+            return Err(invalid(
+                &table,
+                "duration",
+                format!("must be greater than 0 s, got {}", segment.duration),
+            ));
+        }
+        let stick = Vec2::from(segment.stick.unwrap_or([0.0, 0.0]));
+        if stick.length() > 1.0 + 1e-4 {
+            return Err(invalid(
+                &table,
+                "move",
+                format!("must have a length of at most 1, got {}", stick.length()),
+            ));
+        }
+        let rise = segment.rise.unwrap_or(0.0);
+        if !(-1.0..=1.0).contains(&rise) {
+            return Err(invalid(
+                &table,
+                "rise",
+                format!("must be between -1 and 1, got {rise}"),
+            ));
+        }
+        let yaw = segment.yaw_deg.unwrap_or(0.0).to_radians();
+        // Godot: basis (rotation.y = yaw) times (x, 0, y) of Input.get_vector; `rise` is the
+        // up part (a floating character's).
+        let wish = glam::Quat::from_rotation_y(yaw) * Vec3::new(stick.x, rise, stick.y);
+        let wish = if wish.length() <= INPUT_DEAD_ZONE {
+            Vec3::ZERO
+        } else {
+            wish
+        };
+        input.push(InputSegment {
+            duration: segment.duration,
+            wish,
+            jump: segment.jump.unwrap_or(false),
+            crouch: segment.crouch.unwrap_or(false),
+        });
+    }
+    Ok(input)
 }
 
 /// Turns the raw model into a validated scenario.
@@ -797,46 +930,18 @@ fn build(
         world.add_movable(solid, Vec3::from(center), body.mass, velocity);
     }
 
-    let mut input = Vec::new();
-    for (index, segment) in raw.input.iter().enumerate() {
-        let table = format!("input #{}", index + 1);
-        if segment.duration <= 0.0 {
-            return Err(invalid(
-                &table,
-                "duration",
-                format!("must be greater than 0 s, got {}", segment.duration),
-            ));
+    let input = segments(&raw.input, "input", invalid)?;
+    let mut others = Vec::new();
+    for (index, other) in raw.other_character.iter().enumerate() {
+        let table = format!("other_character #{}", index + 1);
+        if !world.movables().is_empty() {
+            let message = "other characters and rigid bodies in one file are not supported yet \
+                           (only the character's own world would move the bodies)";
+            return Err(invalid(&table, "position", message.into()));
         }
-        let stick = Vec2::from(segment.stick.unwrap_or([0.0, 0.0]));
-        if stick.length() > 1.0 + 1e-4 {
-            return Err(invalid(
-                &table,
-                "move",
-                format!("must have a length of at most 1, got {}", stick.length()),
-            ));
-        }
-        let rise = segment.rise.unwrap_or(0.0);
-        if !(-1.0..=1.0).contains(&rise) {
-            return Err(invalid(
-                &table,
-                "rise",
-                format!("must be between -1 and 1, got {rise}"),
-            ));
-        }
-        let yaw = segment.yaw_deg.unwrap_or(0.0).to_radians();
-        // Godot: basis (rotation.y = yaw) times (x, 0, y) of Input.get_vector; `rise` is the
-        // up part (a floating character's).
-        let wish = glam::Quat::from_rotation_y(yaw) * Vec3::new(stick.x, rise, stick.y);
-        let wish = if wish.length() <= INPUT_DEAD_ZONE {
-            Vec3::ZERO
-        } else {
-            wish
-        };
-        input.push(InputSegment {
-            duration: segment.duration,
-            wish,
-            jump: segment.jump.unwrap_or(false),
-            crouch: segment.crouch.unwrap_or(false),
+        others.push(OtherCharacter {
+            start: Vec3::from(other.position),
+            input: segments(&other.input, &format!("{table} input"), invalid)?,
         });
     }
 
@@ -854,6 +959,7 @@ fn build(
         },
         world: Arc::new(world),
         input,
+        others,
         expect: raw.expect,
     })
 }
@@ -1007,6 +1113,7 @@ fn character(raw: &RawCharacter) -> Result<Character, (String, String)> {
     set(&mut stairs.step_forward_test, raw.step_forward_test);
     set(&mut stairs.sweep_iterations, raw.sweep_iterations);
     set(&mut stairs.ground_follow, raw.ground_follow);
+    set(&mut stairs.step_onto_bodies, raw.step_onto_bodies);
     let gravity = &mut controller.gravity;
     set(&mut gravity.gravity, raw.gravity);
     set(&mut gravity.terminal_speed, raw.terminal_speed);
@@ -1114,6 +1221,11 @@ fn validate_expectations(expect: &Expectations) -> Result<(), (&'static str, Str
     for (key, radius) in [
         ("reach.radius", expect.reach.map(|r| r.radius)),
         ("end_near.radius", expect.end_near.map(|r| r.radius)),
+        (
+            "other_end_near.radius",
+            expect.other_end_near.map(|r| r.radius),
+        ),
+        ("rest_after.radius", expect.rest_after.map(|r| r.radius)),
     ] {
         if let Some(radius) = radius.filter(|r| *r <= 0.0) {
             return Err((key, format!("must be greater than 0 m, got {radius}")));
@@ -1204,8 +1316,24 @@ fn path_segments(path: &serde_path_to_error::Path) -> Vec<Segment> {
 /// it (dotted, with `[i]` for array elements counted from 0).
 fn table_and_key(segments: &[Segment]) -> (String, String) {
     let (table, rest) = match segments {
+        [
+            Segment::Key(name),
+            Segment::Index(i),
+            Segment::Key(input),
+            Segment::Index(j),
+            rest @ ..,
+        ] if name == "other_character" && input == "input" => {
+            (format!("{name} #{} input #{}", i + 1, j + 1), rest)
+        }
         [Segment::Key(name), Segment::Index(i), rest @ ..]
-            if ["solid", "platform", "rigid_body", "input"].contains(&name.as_str()) =>
+            if [
+                "solid",
+                "platform",
+                "rigid_body",
+                "input",
+                "other_character",
+            ]
+            .contains(&name.as_str()) =>
         {
             (format!("{name} #{}", i + 1), rest)
         }

@@ -72,6 +72,9 @@ impl KinematicBody for Taping<'_> {
     fn touched_body(&self, index: usize) -> Option<Touched> {
         self.keep(self.body.touched_body(index), |t| Answer::Body(*t))
     }
+    fn touched_character(&self, index: usize) -> bool {
+        self.keep(self.body.touched_character(index), |f| Answer::Flag(*f))
+    }
     fn push_body(&mut self, index: usize, impulse: Vec3) {
         self.body.push_body(index, impulse);
     }
@@ -263,6 +266,9 @@ impl KinematicBody for Replay<'_> {
             },
             None,
         )
+    }
+    fn touched_character(&self, _: usize) -> bool {
+        self.flag()
     }
     fn is_on_floor(&self) -> bool {
         self.flag()

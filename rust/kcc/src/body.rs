@@ -105,6 +105,16 @@ pub trait KinematicBody {
         None
     }
 
+    /// True when collision `index` of the last slide is another character (Godot's
+    /// `get_slide_collision(index)` whose collider is a `CharacterBody3D`): it blocks the body
+    /// as a wall does, is not pushed, and is not climbed onto (unless
+    /// [`StairSettings::step_onto_bodies`](crate::StairSettings::step_onto_bodies)). An engine
+    /// without other characters says false (the default).
+    fn touched_character(&self, index: usize) -> bool {
+        let _ = index;
+        false
+    }
+
     /// Gives the body of the last slide's collision `index` an `impulse` (N s) through its
     /// centre of mass (Godot's `RigidBody3D.apply_central_impulse`, as the usual pushing
     /// script does: a crate slides, it does not tip over because a shoulder met its top

@@ -72,6 +72,9 @@ impl<B: KinematicBody + ?Sized, H: BodyHooks<B>> KinematicBody for Hooked<'_, B,
     fn touched_body(&self, index: usize) -> Option<Touched> {
         self.body.touched_body(index)
     }
+    fn touched_character(&self, index: usize) -> bool {
+        self.body.touched_character(index)
+    }
     fn push_body(&mut self, index: usize, impulse: Vec3) {
         self.body.push_body(index, impulse);
     }

@@ -87,8 +87,9 @@ pub fn push_touched<B: KinematicBody + ?Sized>(
     velocity
 }
 
-/// True when the last slide ran into a body the engine simulates: one of its collisions is
-/// such a body, met as a wall (its normal steeper than the floor's max angle).
+/// True when the last slide ran into a body the engine simulates or another character: one
+/// of its collisions is such a body met as a wall (its normal steeper than the floor's max
+/// angle), or another character.
 pub(crate) fn against_body<B: KinematicBody + ?Sized>(body: &B) -> bool {
     let count = body.slide_collision_count();
     if count == 0 {
@@ -97,9 +98,32 @@ pub(crate) fn against_body<B: KinematicBody + ?Sized>(body: &B) -> bool {
     let up = up_of(body);
     let floor = body.floor_max_angle().cos();
     (0..count).any(|index| {
-        body.touched_body(index)
-            .is_some_and(|touched| touched.normal.dot(up).abs() < floor)
+        body.touched_character(index)
+            || body
+                .touched_body(index)
+                .is_some_and(|touched| touched.normal.dot(up).abs() < floor)
     })
+}
+
+/// Moves the body out of another character it overlaps, when its last slide touched one. In
+/// Godot a character's move reaches the physics server only in the physics step after the
+/// frame, so a character moving later in a frame meets one that moved earlier where it stood,
+/// and may end inside it; and while both keep walking into each other, the engine's slide
+/// keeps that overlap (it cancels a move that gets nowhere, recovery included). One motion test
+/// of no motion (its travel is the push out of overlaps, to the safe margin), made only then;
+/// an overlap shallower than the margin is left to the engine (moving the body out of it each
+/// tick would make two characters leaning on each other tremble by a margin or two).
+pub(crate) fn separate_from_characters<B: KinematicBody + ?Sized>(body: &mut B) {
+    let touched = (0..body.slide_collision_count()).any(|index| body.touched_character(index));
+    if !touched {
+        return;
+    }
+    let here = body.position();
+    let out = body.test_move(here, Vec3::ZERO).travel;
+    let moved = here + out;
+    if out.length() > 2.0 * body.safe_margin().max(0.0) && crate::sanitize::usable_position(moved) {
+        body.set_position(moved);
+    }
 }
 
 /// One body's push: the impulse it gets, which way, and the speed the character keeps that way.

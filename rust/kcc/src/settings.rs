@@ -330,10 +330,10 @@ pub struct StairSettings {
     /// found), or a ground probe under a floating shape that moves it there smoothly (at its
     /// speed).
     pub ground_follow: GroundFollow,
-    /// Whether the character steps up onto a body the engine simulates (a crate, a barrel)
-    /// that its slide runs into. Off: players expect a crate to be pushed (see
-    /// [`crate::push`]), not climbed; it then stops the character as a wall does when it is
-    /// too heavy to push.
+    /// Whether the character steps up onto a body the engine simulates (a crate, a barrel) or
+    /// another character that its slide runs into. Off: players expect a crate to be pushed
+    /// (see [`crate::push`]), not climbed; it then stops the character as a wall does when it
+    /// is too heavy to push, and so does another character.
     pub step_onto_bodies: bool,
 }
 

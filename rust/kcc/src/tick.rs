@@ -12,7 +12,9 @@
 //!    the **report** built once from those values ([`report_of`]).
 //!
 //! After each sub-step the controller **pushes** the bodies the engine simulates that the move
-//! walked into ([`crate::push::push_touched`]).
+//! walked into ([`crate::push::push_touched`]). Before the first, a body the last tick left
+//! against another character is moved out of any overlap with it
+//! ([`crate::push::separate_from_characters`]).
 
 use glam::Vec3;
 
@@ -79,6 +81,7 @@ pub(crate) fn run<B: KinematicBody + ?Sized>(
     let Some((substeps, step_dt)) = split.filter(|_| !sanitized.position) else {
         return report;
     };
+    crate::push::separate_from_characters(body);
     let start = body.position();
     for substep in 0..substeps {
         let part = step(body, velocity, step_dt);

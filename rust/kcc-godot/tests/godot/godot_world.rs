@@ -86,6 +86,7 @@ fn step_scene(tick_rate: f64) -> SceneDesc {
         rigid_bodies: Vec::new(),
         body: capsule_body(),
         start: [0.0, 0.0, 0.0],
+        others: Vec::new(),
     }
 }
 
@@ -186,4 +187,44 @@ fn a_browser_that_dies_mid_run_is_a_clear_error_and_leaves_nothing_behind() {
         nix::sys::signal::killpg(group, None),
         Err(nix::errno::Errno::ESRCH)
     );
+}
+
+#[test]
+fn another_character_blocks_the_body_and_the_port_can_move_it() {
+    let Some(mut session) = session("another_character_blocks_the_body_and_the_port_can_move_it")
+    else {
+        return;
+    };
+    let scene = SceneDesc {
+        others: vec![[0.0, 0.0, -2.0]],
+        ..step_scene(60.0)
+    };
+    let mut body = GodotBody::new(&mut session, scene).unwrap();
+    // The other capsule, 2 m ahead, stops the character's motion 0.8 m (two radii) short of it.
+    let test = body.test_move(Vec3::ZERO, Vec3::new(0.0, 0.0, -3.0));
+    assert!(test.collided(), "{test:?}");
+    assert!((test.travel.z + 1.2).abs() < 0.02, "{test:?}");
+    // A slide into it is blocked there and says it met a character.
+    for _ in 0..60 {
+        body.move_and_slide(Vec3::new(0.0, -1.0, -3.0), 1.0 / 60.0);
+    }
+    assert!(
+        (body.position().z + 1.2).abs() < 0.03,
+        "{:?}",
+        body.position()
+    );
+    let met = (0..body.slide_collision_count()).any(|i| body.touched_character(i));
+    assert!(met, "{:?}", body.state());
+    // The port's calls go to the other character once selected, and back.
+    body.select(1).unwrap();
+    assert_eq!(body.position(), Vec3::new(0.0, 0.0, -2.0));
+    body.move_and_slide(Vec3::new(0.0, -1.0, -3.0), 1.0 / 60.0);
+    assert!(body.position().z < -2.04, "{:?}", body.position());
+    body.select(0).unwrap();
+    assert!(
+        (body.position().z + 1.2).abs() < 0.03,
+        "{:?}",
+        body.position()
+    );
+    assert!(body.take_error().is_none());
 }

@@ -13,7 +13,7 @@ use std::path::Path;
 use regex::Regex;
 
 /// Each port method and the engine calls it must make, in order.
-const TABLE: [(&str, &[&str]); 18] = [
+const TABLE: [(&str, &[&str]); 19] = [
     ("position", &["get_global_position"]),
     ("set_position", &["set_global_position"]),
     (
@@ -68,6 +68,14 @@ const TABLE: [(&str, &[&str]); 18] = [
             "get_position",
             "get_mass",
             "body_get_state",
+        ],
+    ),
+    (
+        "touched_character",
+        &[
+            "get_slide_collision_count",
+            "get_slide_collision",
+            "get_collider",
         ],
     ),
     (

@@ -4,7 +4,8 @@
 //! the scaled file as it passes the original.
 //!
 //! What is scaled: the solids, platforms and rigid bodies (their velocities too; a rigid body's
-//! mass, and the character's, as the volume, and its push strength as mass x acceleration), the start, the character's
+//! mass, and the character's, as the volume, and its push strength as mass x acceleration), the
+//! start (and the other characters' starts), the character's
 //! shape, speeds (ground, air, crouch), gravity, terminal speed and jump velocity, its lengths
 //! (max step height, minimum step depth, minimum step forward, step forward test, crouch height
 //! and crouch step height, floor snap length), and the lengths of the `[expect]` table
@@ -45,6 +46,9 @@ impl RawScenario {
             body.velocity = body.velocity.map(|v| times(v, k));
             // Of the same stuff: the mass grows as the volume.
             body.mass *= k * k * k;
+        }
+        for other in &mut self.other_character {
+            other.position = times(other.position, k);
         }
         self.expect.scale(k);
         self
@@ -147,6 +151,14 @@ impl Expectations {
             near.position = times(near.position, k);
             near.radius *= k;
         }
+        if let Some(near) = &mut self.other_end_near {
+            near.position = times(near.position, k);
+            near.radius *= k;
+        }
+        if let Some(rest) = &mut self.rest_after {
+            rest.radius *= k;
+        }
+
         if let Some(risers) = &mut self.steps_per_riser {
             risers.rise *= k;
             risers.tolerance = Some(risers.tolerance.unwrap_or(RISER_TOLERANCE) * k);
