@@ -92,26 +92,25 @@ fn small_characters(step_onto_bodies: bool) -> Scenario {
     Scenario::parse(Path::new("small.toml"), &text).unwrap()
 }
 
+/// The highest the character's feet got over `run`, m.
+fn highest(run: &Run) -> f32 {
+    run.ticks
+        .iter()
+        .map(|t| t.position.y)
+        .fold(f32::MIN, f32::max)
+}
+
 #[test]
 fn a_character_as_short_as_a_step_is_not_climbed_unless_bodies_may_be() {
     for rate in [30.0, 144.0] {
         let run = ours(&small_characters(false), rate);
-        let top = run
-            .ticks
-            .iter()
-            .map(|t| t.position.y)
-            .fold(f32::MIN, f32::max);
+        let top = highest(&run);
         assert!(top < 0.01, "{rate} Hz: rose to {top} m");
         let end = run.ticks.last().unwrap().position;
         assert!((end.z + 0.8).abs() < 0.01, "{rate} Hz: blocked at {end}");
         assert!(run.ticks.iter().all(|t| t.stepped.is_none()), "{rate} Hz");
 
-        let run = ours(&small_characters(true), rate);
-        let top = run
-            .ticks
-            .iter()
-            .map(|t| t.position.y)
-            .fold(f32::MIN, f32::max);
+        let top = highest(&ours(&small_characters(true), rate));
         assert!(
             top > 0.25,
             "{rate} Hz: allowed, it climbs onto the other: {top} m"

@@ -213,6 +213,21 @@ fn check_of(scenario: &Scenario, rate: f64, name: &str) -> Check {
         .unwrap_or_else(|| panic!("{} has no {name} check", scenario.name))
 }
 
+/// Asserts that the checks `names` of our controller's runs of the scenario file `file`
+/// (relative to the repository's `scenarios/`) pass at every rate of `rates` (Hz).
+fn checks_pass(file: &str, rates: &[f64], names: &[&str]) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scenarios")
+        .join(file);
+    let scenario = Scenario::load(&path).unwrap();
+    for &rate in rates {
+        for name in names {
+            let check = check_of(&scenario, rate, name);
+            assert!(check.passed, "{} at {rate} Hz: {check:?}", scenario.name);
+        }
+    }
+}
+
 #[test]
 fn a_small_capsule_keeps_its_walk_where_the_slide_stops_just_short_of_a_riser() {
     // stairs_015 for a 0.6 m character (times 1/3, in scenarios/open/), at 144 Hz: held on a
@@ -220,15 +235,11 @@ fn a_small_capsule_keeps_its_walk_where_the_slide_stops_just_short_of_a_riser() 
     // slide cancelled the move (it met a wall within 20 safe margins) and the climb's own sweep
     // stopped short of the riser: the body stood still for a tick and walked on from rest
     // (`speed_ratio_min` 0). The same on the Godot world.
-    let file =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/open/stairs_015_60cm.toml");
-    let scenario = Scenario::load(&file).unwrap();
-    for rate in [30.0, 60.0, 144.0, 240.0] {
-        for name in ["speed_ratio_min", "steps_per_riser", "max_airborne_ticks"] {
-            let check = check_of(&scenario, rate, name);
-            assert!(check.passed, "{} at {rate} Hz: {check:?}", scenario.name);
-        }
-    }
+    checks_pass(
+        "open/stairs_015_60cm.toml",
+        &[30.0, 60.0, 144.0, 240.0],
+        &["speed_ratio_min", "steps_per_riser", "max_airborne_ticks"],
+    );
 }
 
 #[test]
@@ -239,14 +250,11 @@ fn a_slow_capsule_lifted_just_past_a_riser_floats_on_to_the_tread() {
     // on and the tread's edge at one stop of the cast, and named the lower one. The look for
     // the tread reached only 2 cm down: the body fell 5 cm over 20 ticks and landed at 4.4
     // times its walk.
-    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/slow_walk_stairs.toml");
-    let scenario = Scenario::load(&file).unwrap();
-    for rate in [165.0, 200.0, 300.0] {
-        for name in ["max_airborne_ticks", "speed_ratio_max", "steps_per_riser"] {
-            let check = check_of(&scenario, rate, name);
-            assert!(check.passed, "{} at {rate} Hz: {check:?}", scenario.name);
-        }
-    }
+    checks_pass(
+        "slow_walk_stairs.toml",
+        &[165.0, 200.0, 300.0],
+        &["max_airborne_ticks", "speed_ratio_max", "steps_per_riser"],
+    );
 }
 
 #[test]
