@@ -269,16 +269,7 @@ impl<'a> GodotMover<'a> {
         let others = scenario
             .others
             .iter()
-            .map(|other| {
-                let own = Scenario {
-                    start: crate::scenario::Start {
-                        position: other.start,
-                        velocity: Vec3::ZERO,
-                    },
-                    ..scenario.clone()
-                };
-                (Driver::new(&own, kind), other.clone())
-            })
+            .map(|other| (Driver::other(scenario, kind, other), other.clone()))
             .collect();
         Ok(Self {
             driver: Driver::new(scenario, kind),

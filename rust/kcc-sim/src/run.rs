@@ -264,6 +264,18 @@ impl Driver {
         }
     }
 
+    /// The scenario's other character `other` for controller `kind`, from rest at its start.
+    pub fn other(scenario: &Scenario, kind: ControllerKind, other: &OtherCharacter) -> Self {
+        let own = Scenario {
+            start: crate::scenario::Start {
+                position: other.start,
+                velocity: Vec3::ZERO,
+            },
+            ..scenario.clone()
+        };
+        Self::new(&own, kind)
+    }
+
     /// Runs one tick of `dt` s of `command` on `body`.
     pub fn tick<B: KinematicBody + ?Sized>(
         &mut self,
@@ -404,15 +416,8 @@ impl KccMover {
                         .map(|(_, s)| *s),
                 );
                 let world = with_characters(&scenario.world, &settings, &around);
-                let own = Scenario {
-                    start: crate::scenario::Start {
-                        position: spec.start,
-                        velocity: Vec3::ZERO,
-                    },
-                    ..(*scenario).clone()
-                };
                 OtherMover {
-                    driver: Driver::new(&own, kind),
+                    driver: Driver::other(scenario, kind, spec),
                     body: ParryBody::new(world, settings, spec.start)
                         .expect("validated body settings"),
                     spec: spec.clone(),
