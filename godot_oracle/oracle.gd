@@ -103,6 +103,16 @@ func _run(ops: Array) -> Dictionary:
 				_port.push_body(op["index"], SceneBuilder.vec3(op["impulse"]))
 				physics_usec += Time.get_ticks_usec() - began
 				results.append(null)
+			"floor_body":
+				var under := _port.floor_body()
+				physics_usec += Time.get_ticks_usec() - began
+				results.append(_plain(under) if not under.is_empty() else null)
+			"press_floor_body":
+				_port.press_floor_body(
+					SceneBuilder.vec3(op["impulse"]), SceneBuilder.vec3(op["point"])
+				)
+				physics_usec += Time.get_ticks_usec() - began
+				results.append(null)
 			"set_shape_height":
 				_port.set_shape_height(op["height"])
 				physics_usec += Time.get_ticks_usec() - began
@@ -194,8 +204,12 @@ func _state() -> Dictionary:
 		touched.append(_plain(found) if not found.is_empty() else null)
 		characters.append(_port.touched_character(i))
 	var bodies := []
+	var turns := []
 	for node: Node in get_tree().get_nodes_in_group("rigid_bodies"):
-		bodies.append(_array((node as RigidBody3D).get_global_position()))
+		var rigid := node as RigidBody3D
+		bodies.append(_array(rigid.get_global_position()))
+		var start: Quaternion = rigid.get_meta("start_rotation")
+		turns.append((rigid.quaternion * start.inverse()).get_angle())
 	return {
 		"position": _array(_port.position()),
 		"velocity": _array(_body.get_velocity()),
@@ -210,6 +224,7 @@ func _state() -> Dictionary:
 		"touched": touched,
 		"characters": characters,
 		"bodies": bodies,
+		"turns": turns,
 		"up_direction": _array(_port.up_direction()),
 		"floor_max_angle": _port.floor_max_angle(),
 		"safe_margin": _port.safe_margin(),

@@ -1,3 +1,5 @@
+# gdlint: disable=max-public-methods
+# (one public method per method of the port trait: more than gdlint's 20)
 extends RefCounted
 ## The port `kcc::KinematicBody` answered by a CharacterBody3D: the GDScript twin of
 ## rust/godot/src/body.rs, call for call (a test in rust/kcc-godot checks that both make the
@@ -8,6 +10,8 @@ var body: CharacterBody3D
 ## A moving platform was under the body when the last slide began: it carried the body before
 ## the slide's own motion, so the slide's first collision is not said.
 var carried := false
+## The RigidBody3D the last floor_body found under the body, for press_floor_body.
+var _floor_body: RigidBody3D
 ## The result object of this port's motion tests, made by the first (see _result_object).
 var _result: KinematicCollision3D
 
@@ -134,6 +138,43 @@ func push_body(index: int, impulse: Vector3) -> void:
 	if rigid == null or rigid.is_freeze_enabled():
 		return
 	rigid.apply_central_impulse(impulse)
+
+
+## The RigidBody3D (not frozen) the body stands on, found by one motion test straight down by
+## twice the safe margin from where the body is: its id, the contact's normal and point, its
+## mass and its linear velocity now; {} when it stands on anything else. Remembered for
+## press_floor_body.
+func floor_body() -> Dictionary:
+	_floor_body = null
+	var margin := body.get_safe_margin()
+	var start := body.get_global_transform()
+	var down := -body.get_up_direction() * (2.0 * margin)
+	var collision := _result_object()
+	if not body.test_move(start, down, collision, margin):
+		return {}
+	var rigid := collision.get_collider() as RigidBody3D
+	if rigid == null or rigid.is_freeze_enabled():
+		return {}
+	var rid := rigid.get_rid()
+	var found := {
+		"id": rid.get_id(),
+		"normal": collision.get_normal(),
+		"point": collision.get_position(),
+		"mass": rigid.get_mass(),
+		"velocity":
+		PhysicsServer3D.body_get_state(rid, PhysicsServer3D.BODY_STATE_LINEAR_VELOCITY),
+	}
+	_floor_body = rigid
+	return found
+
+
+## Gives the body the last floor_body found an `impulse` (N s) at `point` (world space, m).
+func press_floor_body(impulse: Vector3, point: Vector3) -> void:
+	var rigid := _floor_body
+	if rigid == null or not is_instance_valid(rigid):
+		return
+	var offset := point - rigid.get_global_position()
+	rigid.apply_impulse(impulse, offset)
 
 
 ## True when the last slide or snap left the body on walkable floor.

@@ -109,6 +109,7 @@ static func _rigid_body(desc: Dictionary) -> RigidBody3D:
 		collision.shape = sphere
 		node.add_child(collision)
 		node.position = vec3(desc["center"])
+	node.set_meta("start_rotation", node.quaternion)
 	node.add_to_group("rigid_bodies")
 	return node
 

@@ -39,6 +39,8 @@ where
     /// The result object of this port's motion tests, made by the first (see
     /// [`Self::result_object`]).
     result: Option<Gd<KinematicCollision3D>>,
+    /// The rigid body the last `floor_body` found under the body, for `press_floor_body`.
+    floor: Option<Gd<RigidBody3D>>,
 }
 
 impl<'a, T> GodotBody<'a, T>
@@ -52,6 +54,7 @@ where
             owner,
             carried: false,
             result: None,
+            floor: None,
         }
     }
 
@@ -241,6 +244,57 @@ where
             return;
         }
         rigid.apply_central_impulse(to_godot(impulse));
+    }
+
+    fn floor_body(&mut self) -> Option<Touched> {
+        self.floor = None;
+        let margin = self.owner.base().get_safe_margin();
+        let start = self.owner.base().get_global_transform();
+        let down = -self.owner.base().get_up_direction() * (2.0 * margin);
+        let collision = self.result_object();
+        let hit = self
+            .owner
+            .base_mut()
+            .test_move_ex(start, down)
+            .collision(&collision)
+            .safe_margin(margin)
+            .done();
+        if !hit {
+            return None;
+        }
+        let rigid = collision.get_collider()?.try_cast::<RigidBody3D>().ok()?;
+        if rigid.is_freeze_enabled() {
+            return None;
+        }
+        let rid = rigid.get_rid();
+        let found = Touched {
+            id: rid.to_u64(),
+            normal: to_glam(collision.get_normal()),
+            point: to_glam(collision.get_position()),
+            mass: rigid.get_mass(),
+            velocity: to_glam(
+                PhysicsServer3D::singleton()
+                    .body_get_state(rid, BodyState::LINEAR_VELOCITY)
+                    .try_to::<Vector3>()
+                    .unwrap_or_default(),
+            ),
+        };
+        self.floor = Some(rigid);
+        Some(found)
+    }
+
+    fn press_floor_body(&mut self, impulse: glam::Vec3, point: glam::Vec3) {
+        let Some(mut rigid) = self.floor.clone() else {
+            return;
+        };
+        if !Gd::is_instance_valid(&rigid) {
+            return;
+        }
+        let offset = to_godot(point) - rigid.get_global_position();
+        rigid
+            .apply_impulse_ex(to_godot(impulse))
+            .position(offset)
+            .done();
     }
 
     fn is_on_floor(&self) -> bool {

@@ -277,6 +277,13 @@ pub struct RustCharacterBody3D {
     #[init(val = 80.0)]
     mass: float,
 
+    /// Whether the character's weight (its [member mass] times its gravity) presses down on a
+    /// [RigidBody3D] it stands on, at the contact: a seesaw tips under it. Off: bodies under
+    /// the character feel nothing of it (as under Godot's own body).
+    #[export]
+    #[init(val = true)]
+    weight_on_bodies: bool,
+
     /// Whether the character steps up onto a [RigidBody3D] its move runs into (a low crate)
     /// instead of pushing it. Off: crates are pushed, not climbed.
     #[export]
@@ -701,6 +708,7 @@ impl RustCharacterBody3D {
             crouch_max_step_height: self.crouch_max_step_height,
             push_strength: self.push_strength,
             mass: self.mass,
+            weight_on_bodies: self.weight_on_bodies,
             step_onto_bodies: self.step_onto_bodies,
         }
     }

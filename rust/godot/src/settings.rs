@@ -138,6 +138,8 @@ pub struct Properties {
     pub push_strength: f32,
     /// The character's mass, shared with the bodies it pushes, kg.
     pub mass: f32,
+    /// The character's weight presses on a `RigidBody3D` it stands on.
+    pub weight_on_bodies: bool,
     /// Step up onto a `RigidBody3D` walked into instead of pushing it.
     pub step_onto_bodies: bool,
 }
@@ -199,6 +201,7 @@ impl Properties {
             crouch_max_step_height: settings.crouch.max_step_height,
             push_strength: settings.push.strength,
             mass: settings.push.mass,
+            weight_on_bodies: settings.push.weight_on_bodies,
             step_onto_bodies: stairs.step_onto_bodies,
         }
     }
@@ -261,6 +264,7 @@ impl Properties {
         crouch.max_step_height = self.crouch_max_step_height;
         settings.push.strength = self.push_strength;
         settings.push.mass = self.mass;
+        settings.push.weight_on_bodies = self.weight_on_bodies;
         settings
     }
 }
@@ -326,6 +330,7 @@ mod tests {
             crouch_max_step_height: 0.2,
             push_strength: 300.0,
             mass: 60.0,
+            weight_on_bodies: false,
             step_onto_bodies: true,
         };
         let s = p.to_settings(GODOT_GRAVITY);
@@ -371,6 +376,7 @@ mod tests {
         assert_eq!(s.crouch.max_step_height, 0.2);
         assert_eq!(s.push.strength, 300.0);
         assert_eq!(s.push.mass, 60.0);
+        assert!(!s.push.weight_on_bodies);
         assert!(s.stairs.step_onto_bodies);
         let back = Properties::from_settings(&s);
         assert_eq!(back.custom_gravity, 20.0);

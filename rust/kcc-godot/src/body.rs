@@ -15,7 +15,7 @@ use kcc::{Contact, KinematicBody, MotionTest, Touched};
 
 use crate::error::GodotError;
 use crate::protocol::{
-    BodyState, Op, OverlapResult, SceneDesc, SceneResult, SlideResult, TestMoveResult,
+    BodyState, Op, OverlapResult, SceneDesc, SceneResult, SlideResult, TestMoveResult, TouchedDesc,
 };
 use crate::session::GodotSession;
 
@@ -164,6 +164,12 @@ impl<'a> GodotBody<'a> {
         self.state.bodies.iter().copied().map(v).collect()
     }
 
+    /// How far every rigid body of the scene has turned since it began, as of the last
+    /// answer, rad.
+    pub fn rigid_turns(&self) -> Vec<f32> {
+        self.state.turns.clone()
+    }
+
     /// Sends what is deferred, if anything (one round trip).
     pub fn flush(&mut self) -> Result<(), GodotError> {
         if let Some(op) = self.deferred.pop() {
@@ -260,6 +266,17 @@ fn motion_test(found: TestMoveResult) -> MotionTest {
     }
 }
 
+/// A rigid body as the oracle described it.
+fn touched(found: TouchedDesc) -> Touched {
+    Touched {
+        id: found.id,
+        normal: v(found.normal),
+        point: v(found.point),
+        mass: found.mass,
+        velocity: v(found.velocity),
+    }
+}
+
 impl KinematicBody for GodotBody<'_> {
     fn position(&self) -> Vec3 {
         v(self.state.position)
@@ -337,13 +354,7 @@ impl KinematicBody for GodotBody<'_> {
 
     fn touched_body(&self, index: usize) -> Option<Touched> {
         let found = (*self.state.touched.get(index)?)?;
-        Some(Touched {
-            id: found.id,
-            normal: v(found.normal),
-            point: v(found.point),
-            mass: found.mass,
-            velocity: v(found.velocity),
-        })
+        Some(touched(found))
     }
 
     fn touched_character(&self, index: usize) -> bool {
@@ -355,6 +366,27 @@ impl KinematicBody for GodotBody<'_> {
             self.deferred.push(Op::PushBody {
                 index,
                 impulse: impulse.to_array(),
+            });
+        }
+    }
+
+    fn floor_body(&mut self) -> Option<Touched> {
+        self.calls.test_moves += 1;
+        let result = self.send(Op::FloorBody)?;
+        match serde_json::from_value::<Option<TouchedDesc>>(result) {
+            Ok(found) => found.map(touched),
+            Err(e) => {
+                self.error = Some(GodotError::Protocol(format!("floor_body result: {e}")));
+                None
+            }
+        }
+    }
+
+    fn press_floor_body(&mut self, impulse: Vec3, point: Vec3) {
+        if impulse.is_finite() && point.is_finite() {
+            self.deferred.push(Op::PressFloorBody {
+                impulse: impulse.to_array(),
+                point: point.to_array(),
             });
         }
     }

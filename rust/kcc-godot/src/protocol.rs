@@ -245,6 +245,17 @@ pub enum Op {
         /// The impulse through its centre of mass, N s.
         impulse: [f32; 3],
     },
+    /// The port's `floor_body`: one motion test straight down by twice the safe margin, and
+    /// the rigid body it met. Result: a [`TouchedDesc`], or null when it met none.
+    FloorBody,
+    /// The port's `press_floor_body`: an impulse to the rigid body the last
+    /// [`Op::FloorBody`] found, at a point. No result.
+    PressFloorBody {
+        /// The impulse, N s.
+        impulse: [f32; 3],
+        /// Where, world space, m.
+        point: [f32; 3],
+    },
     /// The port's `set_shape_height`: resizes the body's shape (crouching). No result.
     SetShapeHeight {
         /// New height of the shape, m.
@@ -331,6 +342,9 @@ pub struct BodyState {
     /// Centre of every rigid body, in the scene's order, m.
     #[serde(default)]
     pub bodies: Vec<[f32; 3]>,
+    /// How far every rigid body has turned since the scene began, in the scene's order, rad.
+    #[serde(default)]
+    pub turns: Vec<f32>,
     /// `get_up_direction()`.
     pub up_direction: [f32; 3],
     /// `get_floor_max_angle()`, rad.

@@ -315,6 +315,8 @@ fn describe(ops: &[Op]) -> String {
         Op::MoveAndSlide { .. } => "move_and_slide",
         Op::ApplyFloorSnap => "apply_floor_snap",
         Op::PushBody { .. } => "push_body",
+        Op::FloorBody => "floor_body",
+        Op::PressFloorBody { .. } => "press_floor_body",
         Op::Overlap => "measuring overlap",
         Op::Replay { .. } => "replaying test moves",
         Op::Advance { .. } => "a physics step (platforms, rigid bodies)",

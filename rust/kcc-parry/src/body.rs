@@ -57,6 +57,8 @@ pub struct ParryBody {
     pub(crate) hits: Vec<MotionCollision>,
     /// Impulses given since they were last taken (see [`ParryBody::take_pushes`]).
     pushes: Vec<BodyPush>,
+    /// The movable body the last [`KinematicBody::floor_body`] found under the body.
+    floor_found: Option<usize>,
 }
 
 /// An impulse the character gave a body the engine simulates.
@@ -64,8 +66,10 @@ pub struct ParryBody {
 pub struct BodyPush {
     /// Which body, by its index among the world's [`movables`](World::movables).
     pub movable: usize,
-    /// The impulse through its centre of mass, N s.
+    /// The impulse, N s.
     pub impulse: Vec3,
+    /// Where it is given, world space, m; `None`: through the body's centre of mass.
+    pub point: Option<Vec3>,
 }
 
 impl ParryBody {
@@ -86,6 +90,7 @@ impl ParryBody {
             queries: 0,
             hits: Vec::new(),
             pushes: Vec::new(),
+            floor_found: None,
         })
     }
 
@@ -157,6 +162,25 @@ impl ParryBody {
         movables.iter().position(|m| m.index == hit.collider)
     }
 
+    /// Movable body `which` as touched at `point` (m) with `normal`: its velocity with the
+    /// impulses given since the last step (they have changed it already).
+    fn touched(&self, which: usize, normal: Vec3, point: Vec3) -> Touched {
+        let movable = &self.world.movables()[which];
+        let given: Vec3 = self
+            .pushes
+            .iter()
+            .filter(|p| p.movable == which)
+            .map(|p| p.impulse)
+            .sum();
+        Touched {
+            id: which as u64,
+            normal,
+            point,
+            mass: movable.mass,
+            velocity: movable.velocity + given / movable.mass,
+        }
+    }
+
     /// Runs one motion query and counts it.
     pub(crate) fn motion(&mut self, params: &MotionParameters) -> MotionResult {
         self.queries += 1;
@@ -220,21 +244,41 @@ impl KinematicBody for ParryBody {
     fn touched_body(&self, index: usize) -> Option<Touched> {
         let hit = self.hits.get(index)?;
         let which = self.movable_hit(index)?;
-        let movable = &self.world.movables()[which];
-        // The impulses given since the last step have changed its velocity already.
-        let given: Vec3 = self
-            .pushes
+        Some(self.touched(which, hit.normal, hit.point))
+    }
+
+    fn floor_body(&mut self) -> Option<Touched> {
+        self.floor_found = None;
+        let down = -self.up_direction() * (2.0 * self.settings.safe_margin);
+        let result = self.motion(&MotionParameters {
+            from: self.position,
+            motion: down,
+            margin: self.settings.safe_margin,
+            max_collisions: 1,
+            recovery_as_collision: false,
+            exclude: None,
+        });
+        let hit = result.collisions.first()?;
+        let which = self
+            .world
+            .movables()
             .iter()
-            .filter(|p| p.movable == which)
-            .map(|p| p.impulse)
-            .sum();
-        Some(Touched {
-            id: which as u64,
-            normal: hit.normal,
-            point: hit.point,
-            mass: movable.mass,
-            velocity: movable.velocity + given / movable.mass,
-        })
+            .position(|m| m.index == hit.collider)?;
+        self.floor_found = Some(which);
+        Some(self.touched(which, hit.normal, hit.point))
+    }
+
+    fn press_floor_body(&mut self, impulse: Vec3, point: Vec3) {
+        if let Some(movable) = self.floor_found
+            && impulse.is_finite()
+            && point.is_finite()
+        {
+            self.pushes.push(BodyPush {
+                movable,
+                impulse,
+                point: Some(point),
+            });
+        }
     }
 
     fn touched_character(&self, index: usize) -> bool {
@@ -248,7 +292,11 @@ impl KinematicBody for ParryBody {
             return;
         };
         if impulse.is_finite() {
-            self.pushes.push(BodyPush { movable, impulse });
+            self.pushes.push(BodyPush {
+                movable,
+                impulse,
+                point: None,
+            });
         }
     }
 

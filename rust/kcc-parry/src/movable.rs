@@ -33,6 +33,12 @@ impl Movable {
         (self.placement * self.center.as_dvec3()).as_vec3()
     }
 
+    /// How far it has turned from where it started, rad (0 to pi).
+    pub fn turn_now(&self) -> f32 {
+        let w = self.placement.rotation.w.abs().min(1.0);
+        (2.0 * w.acos()) as f32
+    }
+
     /// Velocity of its material point at `point` (m) now, m/s.
     pub fn velocity_at(&self, point: Vec3) -> Vec3 {
         self.velocity + self.angular_velocity.cross(point - self.center_now())

@@ -221,7 +221,8 @@ pub fn evaluate(scenario: &Scenario, run: &Run, metrics: &Metrics) -> Vec<Check>
     checks
 }
 
-/// The checks on the rigid bodies (`pushed_speed`, `body_travel_max`, `body_end_near`). A run whose world did
+/// The checks on the rigid bodies (`pushed_speed`, `body_travel_max`, `body_end_near`,
+/// `body_end_turn`). A run whose world did
 /// not simulate them (a peer's) has nothing to measure: they fail.
 fn rigid_body_checks(scenario: &Scenario, run: &Run) -> Vec<Check> {
     let expect = &scenario.expect;
@@ -250,6 +251,14 @@ fn rigid_body_checks(scenario: &Scenario, run: &Run) -> Vec<Check> {
         let end = run.bodies.last().and_then(|b| b.get(near.body));
         let distance = end.map(|c| f64::from(c.distance(Vec3::from(near.position))));
         checks.push(at_most("body_end_near", distance, decimal(near.radius)));
+    }
+    if let Some(turn) = expect.body_end_turn {
+        let degrees = run
+            .body_turns
+            .get(turn.body)
+            .map(|t| f64::from(t.to_degrees()));
+        checks.push(at_least("body_end_turn_min", degrees, decimal(turn.min)));
+        checks.push(at_most("body_end_turn_max", degrees, decimal(turn.max)));
     }
     checks
 }

@@ -99,7 +99,10 @@ impl Dynamics {
                 .get(push.movable)
                 .and_then(|(h, _)| self.physics.bodies.get_mut(*h))
             {
-                rigid.apply_impulse(push.impulse, true);
+                match push.point {
+                    Some(point) => rigid.apply_impulse_at_point(push.impulse, point, true),
+                    None => rigid.apply_impulse(push.impulse, true),
+                }
             }
         }
         if let Some(character) = self.physics.bodies.get_mut(self.character) {

@@ -354,6 +354,10 @@ impl Mover for GodotMover<'_> {
         self.body.rigid_bodies()
     }
 
+    fn movable_turns(&self) -> Vec<f32> {
+        self.body.rigid_turns()
+    }
+
     fn godot_physics_us(&self) -> Option<u64> {
         Some(self.body.physics_usec())
     }

@@ -182,6 +182,11 @@ pub trait Mover {
     fn movables(&self) -> Vec<Vec3> {
         Vec::new()
     }
+    /// How far each rigid body of the world has turned from where it started, after the last
+    /// tick, rad, in the order of [`Mover::movables`] (empty as it is).
+    fn movable_turns(&self) -> Vec<f32> {
+        Vec::new()
+    }
     /// Moves the scenario's other characters (`[[other_character]]`) one tick of `dt` s each,
     /// by their input at `time` (s), after the character's own tick (untimed), and returns
     /// where each is then (bottom of its shape, m), in the file's order. Empty when there are
@@ -340,7 +345,9 @@ impl OurDriver {
             velocity: report.velocity,
             real_velocity: report.real_velocity,
             on_floor: report.on_floor,
-            stair_moved: report.step_up > 0.0 || report.step_down != 0.0,
+            stair_moved: report.step_up > 0.0
+                || report.step_down != 0.0
+                || report.stepped.is_some(),
             crouched: report.crouched,
             substeps: report.substeps,
         }
@@ -486,6 +493,11 @@ impl Mover for KccMover {
         world.movables().iter().map(|m| m.center_now()).collect()
     }
 
+    fn movable_turns(&self) -> Vec<f32> {
+        let world = self.body.world();
+        world.movables().iter().map(|m| m.turn_now()).collect()
+    }
+
     /// Each other character meets the others where they stood when the tick began, as in
     /// Godot: a `CharacterBody3D` is a kinematic body, whose moves reach the physics server's
     /// queries only in the physics step after the frame, so a character moving later in a
@@ -617,6 +629,9 @@ pub struct Run {
     /// Centre of mass of each rigid body after each tick, m: one list per tick, in the order
     /// of the file's `[[rigid_body]]` tables.
     pub bodies: Vec<Vec<Vec3>>,
+    /// How far each rigid body has turned from where it started after the last tick, rad, in
+    /// the order of [`Run::bodies`].
+    pub body_turns: Vec<f32>,
     /// Where each other character is after each tick (bottom of its shape, m): one list per
     /// tick, in the order of the file's `[[other_character]]` tables (empty lists when the
     /// controller moved none).
@@ -777,6 +792,7 @@ pub fn record(
         start,
         ticks,
         bodies,
+        body_turns: mover.movable_turns(),
         others,
     })
 }

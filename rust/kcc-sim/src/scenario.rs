@@ -237,6 +237,9 @@ pub struct Expectations {
     pub body_travel_max: Option<f32>,
     /// A rigid body's centre ends within `radius` of `position`.
     pub body_end_near: Option<BodyNear>,
+    /// A rigid body ends turned from where it started by between `min` and `max` degrees (a
+    /// seesaw that tipped).
+    pub body_end_turn: Option<BodyTurn>,
     /// Another character (`[[other_character]]`) ends with the bottom of its shape within
     /// `radius` of `position`.
     pub other_end_near: Option<OtherNear>,
@@ -292,6 +295,19 @@ pub struct BodyNear {
     pub position: [f32; 3],
     /// Largest distance from the target that counts, m.
     pub radius: f32,
+}
+
+/// `body_end_turn = { body, min, max }`: how far a rigid body ends turned from where it began.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BodyTurn {
+    /// Which `[[rigid_body]]`, counted from 0 (0 when absent).
+    #[serde(default)]
+    pub body: usize,
+    /// Least turn that counts, degrees.
+    pub min: f32,
+    /// Most turn that counts, degrees.
+    pub max: f32,
 }
 
 /// `pushed_speed = { body, from, to, min, max }`: how fast a rigid body goes while pushed.
@@ -525,6 +541,7 @@ struct RawCharacter {
     crouch_max_step_height: Option<f32>,
     push_strength: Option<f32>,
     mass: Option<f32>,
+    weight_on_bodies: Option<bool>,
     safe_margin: Option<f32>,
     floor_max_angle_deg: Option<f32>,
     max_slides: Option<u32>,
@@ -1128,6 +1145,7 @@ fn character(raw: &RawCharacter) -> Result<Character, (String, String)> {
     set(&mut crouch.max_step_height, raw.crouch_max_step_height);
     set(&mut controller.push.strength, raw.push_strength);
     set(&mut controller.push.mass, raw.mass);
+    set(&mut controller.push.weight_on_bodies, raw.weight_on_bodies);
 
     let mut body = BodySettings {
         shape,

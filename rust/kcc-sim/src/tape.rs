@@ -78,6 +78,13 @@ impl KinematicBody for Taping<'_> {
     fn push_body(&mut self, index: usize, impulse: Vec3) {
         self.body.push_body(index, impulse);
     }
+    fn floor_body(&mut self) -> Option<Touched> {
+        let found = self.body.floor_body();
+        self.keep(found, |t| Answer::Body(*t))
+    }
+    fn press_floor_body(&mut self, impulse: Vec3, point: Vec3) {
+        self.body.press_floor_body(impulse, point);
+    }
     fn is_on_floor(&self) -> bool {
         self.keep(self.body.is_on_floor(), |f| Answer::Flag(*f))
     }
@@ -269,6 +276,9 @@ impl KinematicBody for Replay<'_> {
     }
     fn touched_character(&self, _: usize) -> bool {
         self.flag()
+    }
+    fn floor_body(&mut self) -> Option<Touched> {
+        self.touched_body(0)
     }
     fn is_on_floor(&self) -> bool {
         self.flag()

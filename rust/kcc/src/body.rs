@@ -123,6 +123,25 @@ pub trait KinematicBody {
         let _ = (index, impulse);
     }
 
+    /// The body the engine simulates (a `RigidBody3D` that is not frozen) that the body stands
+    /// on, found by one motion test straight down by twice the safe margin from where the
+    /// body is (Godot tells a body's floor only through the slide's collisions, and its floor
+    /// snap adds none); `None` when it stands on anything else or nothing. Its `normal` and
+    /// `point` are the test's contact. The engine remembers the body for
+    /// [`press_floor_body`](Self::press_floor_body). Optional: an engine without bodies to
+    /// stand on says `None` (the default) without a test.
+    fn floor_body(&mut self) -> Option<Touched> {
+        None
+    }
+
+    /// Gives the body the last [`floor_body`](Self::floor_body) found an `impulse` (N s) at
+    /// `point` (world space, m; Godot's `RigidBody3D.apply_impulse` at the point's offset from
+    /// the body's origin): the character's weight on it, which tips a seesaw. Nothing when
+    /// that call found none.
+    fn press_floor_body(&mut self, impulse: Vec3, point: Vec3) {
+        let _ = (impulse, point);
+    }
+
     /// True when the last slide or floor snap left the body standing on walkable floor.
     fn is_on_floor(&self) -> bool;
 

@@ -166,6 +166,17 @@ impl Controller {
             },
         );
         report.crouched = state.crouch.crouched();
+        let ran = !(report.sanitized.delta || report.sanitized.position);
+        if ran && !floating {
+            push::press_floor(
+                body,
+                &self.settings.push,
+                &mut state.push,
+                report.stepped.is_some(),
+                self.settings.gravity.gravity,
+                dt.min(crate::sanitize::MAX_DELTA),
+            );
+        }
         report
     }
 

@@ -78,6 +78,12 @@ impl<B: KinematicBody + ?Sized, H: BodyHooks<B>> KinematicBody for Hooked<'_, B,
     fn push_body(&mut self, index: usize, impulse: Vec3) {
         self.body.push_body(index, impulse);
     }
+    fn floor_body(&mut self) -> Option<Touched> {
+        self.body.floor_body()
+    }
+    fn press_floor_body(&mut self, impulse: Vec3, point: Vec3) {
+        self.body.press_floor_body(impulse, point);
+    }
     fn is_on_floor(&self) -> bool {
         self.body.is_on_floor()
     }

@@ -8,6 +8,9 @@
 //! walking speed, a heavy one (whose friction on the floor is more than the strength) stays,
 //! and stops the character as a wall does.
 //!
+//! After the tick the character's weight presses on a body the engine simulates that it stands
+//! on ([`press_floor`]): a seesaw tips under it.
+//!
 //! The strength is a force, given over the time the character has been pushing: since its
 //! last push, up to [`PUSH_MEMORY`]. A character walking behind a crate touches it only every
 //! few ticks (Godot's slide cancels a move of less than 20 safe margins that ends against a
@@ -20,6 +23,7 @@ use glam::Vec3;
 use crate::body::{KinematicBody, Touched};
 use crate::floor::{horizontal, up_of};
 use crate::settings::PushSettings;
+use crate::surface::{same_normal, same_slope};
 
 /// Most bodies one slide pushes (a slide has at most this many collisions in Godot's default
 /// `max_slides`, and every one may be another body).
@@ -29,11 +33,20 @@ const MOST_BODIES: usize = 8;
 /// another counts the time between them, one after a pause no more than this.
 pub const PUSH_MEMORY: f32 = 0.1;
 
-/// What the character remembers of its pushes between sub-steps.
+/// What the character remembers of its pushes between sub-steps, and of its floor between
+/// ticks (when to look for a body under it, [`press_floor`]).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct PushState {
     /// Time since the last push ended, s (up to [`PUSH_MEMORY`]); `None` before the first.
     since: Option<f32>,
+    /// The floor's normal after the last tick, when the body ended it on floor.
+    floor_normal: Option<Vec3>,
+    /// The floor plane the body last stood on two ticks running (or landed on), by its normal.
+    plane: Option<Vec3>,
+    /// The last look found a body the engine simulates under the character.
+    on_body: bool,
+    /// A look was due on a tick that stepped, and is left to the next.
+    look_due: bool,
 }
 
 /// Pushes every body the last slide touched, once each, with the walk `wanted` (m/s, what the
@@ -58,14 +71,17 @@ pub fn push_touched<B: KinematicBody + ?Sized>(
     let mut pushed = [0u64; MOST_BODIES];
     let mut count = 0;
     let mut velocity = velocity;
+    let up = up_of(body);
+    let floor = body.floor_max_angle().cos();
     for index in 0..body.slide_collision_count() {
         let Some(touched) = body.touched_body(index) else {
             continue;
         };
-        if pushed[..count].contains(&touched.id) {
+        // A body stood on (a tilted plank walked up) is not pushed across the ground: the
+        // feet's friction holds what the weight's lean would push.
+        if pushed[..count].contains(&touched.id) || touched.normal.dot(up) >= floor {
             continue;
         }
-        let up = up_of(body);
         let Some(push) = impulse(push, &touched, wanted, up, pushing) else {
             continue;
         };
@@ -85,6 +101,74 @@ pub fn push_touched<B: KinematicBody + ?Sized>(
         state.since.map(|since| (since + dt).min(PUSH_MEMORY))
     };
     velocity
+}
+
+/// After a tick of `dt` (s) that ended with the body on floor: the character's weight, its
+/// mass times `gravity` (m/s²) over `dt`, pressed straight down on the body the engine
+/// simulates that it stands on, at the contact ([`KinematicBody::press_floor_body`]).
+///
+/// Godot tells a body's floor only through the slide's collisions, and a walk along a floor
+/// (snapped, not pushed into it) makes none: the body under the character is found by a look,
+/// one motion test ([`KinematicBody::floor_body`]), made only when the character may have come
+/// onto one: the last look found one, the last slide touched one from above, the body came
+/// onto floor (a landing, the first tick), or it stands on a new plane (a seesaw's tilted
+/// plank, a ramp: a floor normal held two ticks running, of another slope than the last
+/// plane's). A tick that `stepped` leaves the look to the next (its queries are the stairs').
+/// Flat ground and stairs of static floor cost nothing more.
+pub fn press_floor<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    push: &PushSettings,
+    state: &mut PushState,
+    stepped: bool,
+    gravity: f32,
+    dt: f32,
+) {
+    let weight = push.mass * gravity * dt;
+    let pressing = push.weight_on_bodies && weight > 0.0 && weight.is_finite();
+    if !(pressing && body.is_on_floor()) {
+        *state = PushState {
+            since: state.since,
+            ..PushState::default()
+        };
+        return;
+    }
+    let up = up_of(body);
+    let normal = body.floor_normal();
+    let landed = state.floor_normal.is_none();
+    // A new plane: the floor's normal held for two ticks, and another slope than the last
+    // plane's (rolling over a stair's rounded edge turns it every tick: no plane).
+    let steady = state
+        .floor_normal
+        .is_some_and(|was| same_normal(was, normal));
+    let new_plane = steady && state.plane.is_some_and(|plane| !same_slope(plane, normal));
+    if landed || steady {
+        state.plane = Some(normal);
+    }
+    state.floor_normal = Some(normal);
+    let due = state.look_due || state.on_body || landed || new_plane || stood_on_touched(body, up);
+    if !due {
+        return;
+    }
+    state.look_due = stepped;
+    if stepped {
+        return;
+    }
+    let Some(under) = body.floor_body() else {
+        state.on_body = false;
+        return;
+    };
+    state.on_body = true;
+    body.press_floor_body(-up * weight, under.point);
+}
+
+/// True when one of the last slide's collisions is a body the engine simulates met from above
+/// (its normal walkable floor).
+fn stood_on_touched<B: KinematicBody + ?Sized>(body: &B, up: Vec3) -> bool {
+    let floor = body.floor_max_angle().cos();
+    (0..body.slide_collision_count()).any(|index| {
+        body.touched_body(index)
+            .is_some_and(|touched| touched.normal.dot(up) >= floor)
+    })
 }
 
 /// True when the last slide ran into a body the engine simulates or another character: one

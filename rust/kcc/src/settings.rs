@@ -633,6 +633,11 @@ pub struct PushSettings {
     /// the body, so a body much lighter than the character is pushed at nearly the walking
     /// speed and one as heavy at half of it.
     pub mass: f32,
+    /// The character's weight (its mass times its gravity) presses down on a body the engine
+    /// simulates that it stands on, at the contact: a seesaw tips, a raft dips. Off: bodies
+    /// under the character feel nothing of it (as under Godot's own `CharacterBody3D`). See
+    /// [`crate::push::press_floor`].
+    pub weight_on_bodies: bool,
 }
 
 impl Default for PushSettings {
@@ -640,6 +645,7 @@ impl Default for PushSettings {
         Self {
             strength: 500.0,
             mass: 80.0,
+            weight_on_bodies: true,
         }
     }
 }

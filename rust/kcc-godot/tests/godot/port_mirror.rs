@@ -13,7 +13,7 @@ use std::path::Path;
 use regex::Regex;
 
 /// Each port method and the engine calls it must make, in order.
-const TABLE: [(&str, &[&str]); 19] = [
+const TABLE: [(&str, &[&str]); 21] = [
     ("position", &["get_global_position"]),
     ("set_position", &["set_global_position"]),
     (
@@ -87,6 +87,27 @@ const TABLE: [(&str, &[&str]); 19] = [
             "is_freeze_enabled",
             "apply_central_impulse",
         ],
+    ),
+    (
+        "floor_body",
+        &[
+            "get_safe_margin",
+            "get_global_transform",
+            "get_up_direction",
+            "KinematicCollision3D.new",
+            "test_move",
+            "get_collider",
+            "is_freeze_enabled",
+            "get_rid",
+            "get_normal",
+            "get_position",
+            "get_mass",
+            "body_get_state",
+        ],
+    ),
+    (
+        "press_floor_body",
+        &["get_global_position", "apply_impulse"],
     ),
     ("is_on_floor", &["is_on_floor"]),
     ("is_on_wall", &["is_on_wall"]),

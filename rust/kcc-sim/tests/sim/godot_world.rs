@@ -431,3 +431,39 @@ fn compare_replays_a_crouchs_queries_with_the_crouched_shape() {
     assert_eq!(row["collided_agree"].as_u64().unwrap(), replayed, "{row}");
     assert!(row["travel_error_max_m"].as_f64().unwrap() < 0.002, "{row}");
 }
+
+/// On real Godot (Jolt) the seesaw tips under the character's weight, and not without it: the
+/// parry world's Rapier tips it either way (its kinematic character's contacts push the plank),
+/// so only Godot tells the weight's effect.
+#[test]
+fn the_seesaw_tips_on_godot_only_under_the_characters_weight() {
+    if !godot_available("the_seesaw_tips_on_godot_only_under_the_characters_weight") {
+        return;
+    }
+    let dir = folder("seesaw");
+    let seesaw = std::fs::read_to_string(repo().join("scenarios/seesaw.toml")).unwrap();
+    let light = dir.join("seesaw_without_weight.toml");
+    let without = seesaw.replace(
+        "max_speed = 2.0",
+        "max_speed = 2.0\nweight_on_bodies = false",
+    );
+    assert_ne!(without, seesaw);
+    std::fs::write(&light, without).unwrap();
+    let options = ["--tick-rate", "60", "--world", "godot"];
+    let turn = |row: &serde_json::Value| {
+        let checks = row["checks"].as_array().unwrap();
+        let check = checks.iter().find(|c| c["name"] == "body_end_turn_min");
+        check.and_then(|c| c["value"].as_f64()).unwrap()
+    };
+    let rows = json_rows(
+        &[&["run", "scenarios/seesaw.toml"][..], &options].concat(),
+        0,
+    );
+    assert_eq!(rows[0]["passed"], true, "{}", rows[0]);
+    assert!(turn(&rows[0]) > 20.0, "{}", rows[0]);
+    let rows = json_rows(
+        &[&["run", light.to_str().unwrap()][..], &options].concat(),
+        1,
+    );
+    assert!(turn(&rows[0]) < 2.0, "{}", rows[0]);
+}

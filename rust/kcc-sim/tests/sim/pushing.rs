@@ -1,12 +1,16 @@
 //! Pushing rigid bodies in the parry world (a Rapier simulation steps them between ticks): a
 //! light crate slides ahead, a heavy one stays, a push strength of 0 makes a crate a wall, a
 //! low crate is climbed only when the character may step onto bodies, a ball rolling into a
-//! character stops against it and a pushed ball rolls ahead, and a `[[rigid_body]]` table's
+//! character stops against it and a pushed ball rolls ahead, the character's weight presses
+//! on a body it stands on (and costs no query on static floor), and a `[[rigid_body]]` table's
 //! mistakes are errors naming the table and key.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use glam::Vec3;
+use kcc::{CharacterState, Controller, ControllerSettings, KinematicBody, TickInput};
+use kcc_parry::{BodyPush, BodySettings, ParryBody, World, geometry};
 use kcc_sim::run::{self, ControllerKind, Run};
 use kcc_sim::scenario::{Scenario, ScenarioError};
 
@@ -151,4 +155,66 @@ fn a_turned_crate_keeps_its_turn_once_the_simulation_moves_it() {
     let run = ours(&scenario, 60.0);
     let stopped = last_position(&run).z;
     assert!((stopped + 0.8).abs() < 0.01, "stopped at z = {stopped}");
+}
+
+/// A capsule standing still for 10 ticks of 1/60 s on the floor, or (`board`) on a 20 kg board
+/// 0.1 m thick lying on it, with the character's weight on bodies as `weight` says: the
+/// impulses it gave over the last 5 ticks, and the motion queries of the last tick.
+fn standing_still(board: bool, weight: bool) -> (Vec<BodyPush>, u64) {
+    let mut world = World::new();
+    let floor = geometry::aabb_box(Vec3::new(0.0, -0.5, 0.0), Vec3::new(40.0, 1.0, 40.0));
+    world.add(floor.unwrap());
+    let top = if board {
+        let center = Vec3::new(0.0, 0.05, 0.0);
+        let solid = geometry::aabb_box(center, Vec3::new(2.0, 0.1, 2.0)).unwrap();
+        world.add_movable(solid, center, 20.0, Vec3::ZERO);
+        0.1
+    } else {
+        0.0
+    };
+    let mut settings = ControllerSettings::default();
+    settings.push.weight_on_bodies = weight;
+    let controller = Controller::new(settings).unwrap();
+    let start = Vec3::new(0.0, top + 0.01, 0.0);
+    let mut body = ParryBody::new(Arc::new(world), BodySettings::default(), start).unwrap();
+    let mut state = CharacterState::default();
+    let mut pushes = Vec::new();
+    let mut queries = 0;
+    for tick in 0..10 {
+        let before = body.queries();
+        controller.tick_with(&mut body, &TickInput::default(), &mut state, 1.0 / 60.0);
+        queries = body.queries() - before;
+        let given = body.take_pushes();
+        if tick >= 5 {
+            pushes.extend(given);
+        }
+    }
+    assert!(body.is_on_floor(), "{:?}", body.position());
+    (pushes, queries)
+}
+
+#[test]
+fn the_characters_weight_presses_on_the_body_it_stands_on_at_the_contact() {
+    let (pushes, _) = standing_still(true, true);
+    // One press a tick: 80 kg x 9.8 m/s² over 1/60 s, straight down, on the board's top.
+    assert_eq!(pushes.len(), 5, "{pushes:?}");
+    for push in &pushes {
+        assert_eq!(push.movable, 0);
+        let weight = Vec3::new(0.0, -80.0 * 9.8 / 60.0, 0.0);
+        assert!(push.impulse.distance(weight) < 1e-3, "{push:?}");
+        let point = push.point.expect("at the contact");
+        assert!(point.x.abs() < 0.01 && point.z.abs() < 0.01, "{push:?}");
+        assert!((point.y - 0.1).abs() < 0.01, "{push:?}");
+    }
+    // Off, the board feels nothing.
+    let (pushes, _) = standing_still(true, false);
+    assert!(pushes.is_empty(), "{pushes:?}");
+}
+
+#[test]
+fn on_static_floor_the_weight_costs_no_query_after_the_first_tick() {
+    let (pushes, with) = standing_still(false, true);
+    let (_, without) = standing_still(false, false);
+    assert!(pushes.is_empty(), "{pushes:?}");
+    assert_eq!(with, without);
 }
