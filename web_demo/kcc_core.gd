@@ -99,6 +99,10 @@ func _on_port_call(args: Array) -> void:
 			_answer_touched(port.touched_body(int(args[2])))
 		"push_body":
 			port.push_body(int(args[2]), Vector3(args[3], args[4], args[5]))
+		"floor_body":
+			_answer_touched(port.floor_body())
+		"press_floor_body":
+			port.press_floor_body(Vector3(args[2], args[3], args[4]), Vector3(args[5], args[6], args[7]))
 		"is_on_floor":
 			_core.answer(1 if port.is_on_floor() else 0)
 		"is_on_wall":

@@ -386,6 +386,51 @@ async function pushCrate(browser, url, rate, shape) {
   }
 }
 
+// The seesaw (godot_project/course.tscn, Seesaw: a 4 m plank of 20 kg on a wedge 0.4 m high at
+// x = 8, z = 10, its near end on the floor at z = 11.96, its far end 0.8 m up at z = 8.04).
+const SEESAW_START_Z = 13.5;
+// Highest the body may get: past the wedge the plank tips under its weight (about 0.5 m); a
+// plank that did not tip carries it up to 0.8 m at its far end.
+const SEESAW_TOP = 0.6;
+
+/**
+ * Walks across the seesaw at `rate` Hz with `shape`: 5 s at 0.4 of the stick (2 m/s) toward -z
+ * from in front of its near end. The plank must tip under the character (never above
+ * SEESAW_TOP), and the body must walk off its far end, on the floor every tick.
+ */
+async function walkSeesaw(browser, url, rate, shape) {
+  const name = `seesaw-${shape}-${rate}hz`;
+  const problems = [];
+  let page = null;
+  try {
+    const ticks = Math.round(5 * rate);
+    page = await browser.newPage({ viewport: { width: 640, height: 360 } });
+    const at = `8,0,${SEESAW_START_Z}`;
+    const query = new URLSearchParams({ rate, shape, at, yaw: 0, input: `0,0,-0.4,0,0,${ticks}` });
+    await page.goto(`${url}/?${query}`);
+    await page.waitForFunction((count) => window.kccDemo && window.kccDemo.trace.length >= count,
+      ticks, { timeout: (60 + WALK_TIMEOUT) * 1000 });
+    const rows = (await trace(page)).slice(0, ticks);
+    writeFileSync(join(out, `${name}-trace.json`), JSON.stringify(rows));
+    const top = Math.max(...rows.map((row) => row.y));
+    if (top > SEESAW_TOP) {
+      problems.push(`rose to ${top.toFixed(3)} m: the seesaw did not tip`);
+    }
+    const end = rows[rows.length - 1];
+    if (end.z > 7.5 || end.y > 0.01) {
+      problems.push(`ended at z ${end.z.toFixed(3)}, y ${end.y.toFixed(3)} m, not past the plank`);
+    }
+    const off = rows.filter((row) => !row.onFloor).length;
+    if (off) problems.push(`off the floor on ${off} ticks`);
+    return { name, problems, summary: `${rows.length} ticks, highest ${top.toFixed(3)} m` };
+  } catch (error) {
+    problems.push(String(error));
+    return { name, problems, summary: '' };
+  } finally {
+    if (page) await page.close();
+  }
+}
+
 /** The Chromium binary: CHROMIUM, or the first of the usual names on PATH. */
 function chromiumBinary() {
   if (process.env.CHROMIUM) return process.env.CHROMIUM;
@@ -422,11 +467,13 @@ try {
       }
     }
     if (!process.argv.includes('--compare')) {
-      const result = await pushCrate(browser, url, rates[0], shapes[0]);
-      const ok = result.problems.length === 0;
-      if (!ok) failed += 1;
-      console.log(`web-demo-check ${result.name}: ${ok ? 'PASS' : 'FAIL'} ${result.summary}`
-        + (ok ? '' : `: ${result.problems.join('; ')}`));
+      for (const task of [pushCrate, walkSeesaw]) {
+        const result = await task(browser, url, rates[0], shapes[0]);
+        const ok = result.problems.length === 0;
+        if (!ok) failed += 1;
+        console.log(`web-demo-check ${result.name}: ${ok ? 'PASS' : 'FAIL'} ${result.summary}`
+          + (ok ? '' : `: ${result.problems.join('; ')}`));
+      }
     }
   } finally {
     await browser.close();
@@ -435,7 +482,7 @@ try {
   process.kill(-server.pid, 'SIGTERM');
 }
 const compare = process.argv.includes('--compare');
-const total = rates.length * shapes.length + (compare ? 0 : 1);
-const what = compare ? 'replays' : 'walks and a push';
+const total = rates.length * shapes.length + (compare ? 0 : 2);
+const what = compare ? 'replays' : 'walks, a push and the seesaw';
 console.log(`web-demo-check: ${total - failed} of ${total} ${what} passed; screenshots and traces in ${out}`);
 process.exit(failed ? 1 : 0);

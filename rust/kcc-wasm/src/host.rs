@@ -68,6 +68,12 @@ unsafe extern "C" {
     fn host_touched_body(body: u32, index: u32) -> i32;
     /// Gives the body of the last slide's collision `index` an impulse, N s.
     fn host_push_body(body: u32, index: u32, x: f32, y: f32, z: f32);
+    /// The body the character stands on, by one motion test straight down (a `RigidBody3D`,
+    /// not frozen): 1 and the answer at [`touched`], or 0.
+    fn host_floor_body(body: u32) -> i32;
+    /// Gives the body the last `host_floor_body` found an impulse (N s) at a point (m).
+    #[allow(clippy::too_many_arguments)]
+    fn host_press_floor_body(body: u32, ix: f32, iy: f32, iz: f32, px: f32, py: f32, pz: f32);
     /// 1 when the body is on floor.
     fn host_is_on_floor(body: u32) -> i32;
     /// 1 when the body is on a wall.
@@ -133,13 +139,17 @@ impl KinematicBody for HostBody {
     fn touched_body(&self, index: usize) -> Option<Touched> {
         let index = u32::try_from(index).ok()?;
         let found = unsafe { host_touched_body(self.id, index) } != 0;
-        found.then(|| Touched {
-            id: mailbox::get(touched::ID) as u64,
-            normal: mailbox::vec3(touched::NORMAL),
-            point: mailbox::vec3(touched::POINT),
-            mass: mailbox::get(touched::MASS),
-            velocity: mailbox::vec3(touched::VELOCITY),
-        })
+        found.then(read_touched)
+    }
+
+    fn floor_body(&mut self) -> Option<Touched> {
+        let found = unsafe { host_floor_body(self.id) } != 0;
+        found.then(read_touched)
+    }
+
+    fn press_floor_body(&mut self, impulse: Vec3, point: Vec3) {
+        let (i, p) = (impulse, point);
+        unsafe { host_press_floor_body(self.id, i.x, i.y, i.z, p.x, p.y, p.z) };
     }
 
     fn push_body(&mut self, index: usize, impulse: Vec3) {
@@ -190,6 +200,17 @@ impl KinematicBody for HostBody {
 
     fn set_shape_height(&mut self, height: f32) {
         unsafe { host_set_shape_height(self.id, height) };
+    }
+}
+
+/// A body as `host_touched_body` and `host_floor_body` leave it at [`touched`].
+fn read_touched() -> Touched {
+    Touched {
+        id: mailbox::get(touched::ID) as u64,
+        normal: mailbox::vec3(touched::NORMAL),
+        point: mailbox::vec3(touched::POINT),
+        mass: mailbox::get(touched::MASS),
+        velocity: mailbox::vec3(touched::VELOCITY),
     }
 }
 

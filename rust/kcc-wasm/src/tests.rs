@@ -86,7 +86,31 @@ extern "C" fn host_slide_collision_count(body: u32) -> i32 {
 }
 #[unsafe(no_mangle)]
 extern "C" fn host_touched_body(body: u32, index: u32) -> i32 {
-    let Some(touched) = with_body(body, |b| b.touched_body(index as usize)) else {
+    let touched = with_body(body, |b| b.touched_body(index as usize));
+    put_touched(touched)
+}
+#[unsafe(no_mangle)]
+extern "C" fn host_floor_body(body: u32) -> i32 {
+    let touched = with_body(body, |b| b.floor_body());
+    put_touched(touched)
+}
+#[unsafe(no_mangle)]
+extern "C" fn host_press_floor_body(
+    body: u32,
+    ix: f32,
+    iy: f32,
+    iz: f32,
+    px: f32,
+    py: f32,
+    pz: f32,
+) {
+    with_body(body, |b| {
+        b.press_floor_body(Vec3::new(ix, iy, iz), Vec3::new(px, py, pz));
+    });
+}
+/// Writes `touched` where the host's answer goes: 1, or 0 when there is none.
+fn put_touched(touched: Option<kcc::Touched>) -> i32 {
+    let Some(touched) = touched else {
         return 0;
     };
     mailbox::put(host::touched::ID, &[(touched.id & 0xff_ffff) as f32]);
@@ -524,5 +548,39 @@ fn through_the_abi_a_character_pushes_a_crate_as_the_core_does() {
         pushed += through_abi.len();
     }
     assert!(pushed > 10, "{pushed} pushes");
+    assert_eq!(kcc_character_free(handle), 1);
+}
+
+#[test]
+fn through_the_abi_a_character_presses_the_board_it_stands_on_as_the_core_does() {
+    // A 20 kg board 0.1 m thick on the floor, stood on for half a second: each tick's weight
+    // through the imports (`host_floor_body`, `host_press_floor_body`) is the core's own on a
+    // twin body, at a point on the board.
+    let mut world = World::new();
+    world.add(geometry::aabb_box(Vec3::new(0.0, -0.5, 0.0), Vec3::new(40.0, 1.0, 40.0)).unwrap());
+    let center = Vec3::new(0.0, 0.05, 0.0);
+    let board = geometry::aabb_box(center, Vec3::new(2.0, 0.1, 2.0)).unwrap();
+    world.add_movable(board, center, 20.0, Vec3::ZERO);
+    let world = Arc::new(world);
+    let start = Vec3::new(0.0, 0.11, 0.0);
+    let make = || ParryBody::new(world.clone(), BodySettings::default(), start).unwrap();
+    let mut twin = make();
+    let id = add_body(make());
+    let handle = new_character(id, "");
+    assert_ne!(handle, 0, "{}", last_error());
+    let controller = Controller::new(ControllerSettings::default()).unwrap();
+    let mut state = CharacterState::default();
+    let mut pressed = 0;
+    for tick in 0..30 {
+        assert_eq!(
+            kcc_tick(handle, 0.0, 0.0, 0.0, 0, 0, 0.0, 0.0, 0.0, 1.0 / 60.0),
+            1
+        );
+        controller.tick_with(&mut twin, &TickInput::default(), &mut state, 1.0 / 60.0);
+        let through_abi = with_body(id, |b| b.take_pushes());
+        assert_eq!(through_abi, twin.take_pushes(), "tick {tick}");
+        pressed += through_abi.iter().filter(|p| p.point.is_some()).count();
+    }
+    assert!(pressed >= 25, "{pressed} presses");
     assert_eq!(kcc_character_free(handle), 1);
 }

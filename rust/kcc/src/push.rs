@@ -23,7 +23,7 @@ use glam::Vec3;
 use crate::body::{KinematicBody, Touched};
 use crate::floor::{horizontal, up_of};
 use crate::settings::PushSettings;
-use crate::surface::{same_normal, same_slope};
+use crate::surface::same_slope;
 
 /// Most bodies one slide pushes (a slide has at most this many collisions in Godot's default
 /// `max_slides`, and every one may be another body).
@@ -139,7 +139,7 @@ pub fn press_floor<B: KinematicBody + ?Sized>(
     // plane's (rolling over a stair's rounded edge turns it every tick: no plane).
     let steady = state
         .floor_normal
-        .is_some_and(|was| same_normal(was, normal));
+        .is_some_and(|was| same_slope(was, normal));
     let new_plane = steady && state.plane.is_some_and(|plane| !same_slope(plane, normal));
     if landed || steady {
         state.plane = Some(normal);

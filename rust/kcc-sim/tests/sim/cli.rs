@@ -203,8 +203,9 @@ fn json_has_every_required_field() {
         assert_eq!(checks[0]["limit"], 0.0);
         match run["controller"].as_str().unwrap() {
             // On flat ground: the probe for a step, and the slide (its two iterations: the
-            // floor under the tick's fall, then the rest along it) and floor snap.
-            "kcc" => assert!(run["queries_per_tick"]["max"].as_f64().unwrap() <= 4.0),
+            // floor under the tick's fall, then the rest along it) and floor snap; on the tick
+            // it lands, the look for a body under it (its weight's, `kcc::push::press_floor`).
+            "kcc" => assert!(run["queries_per_tick"]["max"].as_f64().unwrap() <= 5.0),
             "rapier" => assert!(run["queries_per_tick"]["mean"].is_null()),
             other => panic!("controller {other}"),
         }
