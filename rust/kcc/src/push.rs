@@ -112,8 +112,8 @@ pub fn push_touched<B: KinematicBody + ?Sized>(
 /// one motion test ([`KinematicBody::floor_body`]), made only when the character may have come
 /// onto one: the last look found one, the last slide touched one from above, the body came
 /// onto floor (a landing, the first tick), or it stands on a new plane (a seesaw's tilted
-/// plank, a ramp: a floor normal held two ticks running, of another slope than the last
-/// plane's). A tick that `stepped` leaves the look to the next (its queries are the stairs').
+/// plank, a ramp: a floor normal held within a degree two ticks running, of another slope than
+/// the last plane's). A tick that `stepped` leaves the look to the next (its queries are the stairs').
 /// Flat ground and stairs of static floor cost nothing more.
 pub fn press_floor<B: KinematicBody + ?Sized>(
     body: &mut B,
@@ -135,8 +135,8 @@ pub fn press_floor<B: KinematicBody + ?Sized>(
     let up = up_of(body);
     let normal = body.floor_normal();
     let landed = state.floor_normal.is_none();
-    // A new plane: the floor's normal held for two ticks, and another slope than the last
-    // plane's (rolling over a stair's rounded edge turns it every tick: no plane).
+    // A new plane: the floor's normal held within a degree for two ticks, and another slope
+    // than the last plane's (rolling over a stair's rounded edge turns it by more most ticks).
     let steady = state
         .floor_normal
         .is_some_and(|was| same_slope(was, normal));
