@@ -113,8 +113,8 @@ pub fn push_touched<B: KinematicBody + ?Sized>(
 /// onto one: the last look found one, the last slide touched one from above, the body came
 /// onto floor (a landing, the first tick), or it stands on a new plane (a seesaw's tilted
 /// plank, a ramp: a floor normal held within a degree two ticks running, of another slope
-/// than the last plane's). A tick that `stepped` leaves the look to the next (its queries are the stairs').
-/// Flat ground and stairs of static floor cost nothing more.
+/// than the last plane's). A tick that `stepped` leaves the look to the next (its queries are
+/// the stairs'). Flat ground and stairs of static floor cost nothing more.
 pub fn press_floor<B: KinematicBody + ?Sized>(
     body: &mut B,
     push: &PushSettings,
