@@ -1,7 +1,7 @@
 extends Node3D
 ## The Godot world's oracle. kcc-sim (rust/kcc-godot) packs this project into a .pck, runs it in
 ## Godot's web export template in headless Chromium, and drives it over a loopback connection:
-## the oracle calls the page's `kccRpc` (a synchronous XMLHttpRequest to kcc-sim) with its
+## the oracle calls the page's `kccRpc` (a synchronous call to kcc-sim on a WebSocket) with its
 ## reply to the last command and gets the next command back. A command is a list of operations
 ## (build a scene, the port's calls, an overlap measure, a batch of test moves); the reply has
 ## one result per operation, the body's state after the last one, and the time Godot spent in

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The public course on the Godot world at 30, 60, 144 and 240 Hz, as CI runs it: on Jolt with
 # Godot's default shape margins and with box and hull margins 0, and on Godot Physics (whose
-# boxes keep sharp edges whatever their margin) with Godot's margins. Six `kcc-sim run --world
-# godot` processes at once (each setting split into 240 Hz and 30+60+144 Hz, about the same
-# number of ticks), each with its own Chromium. A run spends most of its time waiting for round
-# trips to the browser, so they share two cores well (the four Jolt runs took 13.5 minutes in a
-# clean-clone CI run, where two runs one after the other took about 20).
+# boxes keep sharp edges whatever their margin) with Godot's margins. Two lanes of `kcc-sim run
+# --world godot` processes, each with its own Chromium, side by side: one lane runs Jolt with
+# the default margins at the four rates, then Godot Physics at 240 Hz; the other Jolt with
+# margins 0, then Godot Physics at 30, 60 and 144 Hz (about as many ticks). Two, not more: the
+# page spins on a core while it waits for each answer (docs/godot-world.md), so a third lane on
+# two cores slows every lane (a set of 12 files at 144 Hz: 21 s as one process, 22 s as two,
+# 33 s as three, 41 s as six). One lane of Jolt's four rates took 7.3 minutes here.
 # Prints each run's output in order, then exits 1 if a run failed: on Jolt a failed check of
 # ours; on Godot Physics a run that fails and is not in scenarios/godot-physics-known-failures.txt,
 # or a listed run that passes (`--known-failures`).
@@ -14,30 +16,37 @@ set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 logs=target/godot-course
 mkdir -p "$logs"
-names=()
-pids=()
-for setting in jolt-margin-default jolt-margin-0 godot-physics; do
-  for rates in 240 30,60,144; do
-    setting_args=()
-    case "$setting" in
-      jolt-margin-0) setting_args=(--shape-margin 0) ;;
-      godot-physics)
-        setting_args=(--physics godot --known-failures scenarios/godot-physics-known-failures.txt)
-        ;;
-    esac
-    name="$setting-$rates"
-    scripts/kcc-sim.sh run scenarios/*.toml --world godot --tick-rate "$rates" \
-      "${setting_args[@]}" "$@" >"$logs/$name.log" 2>&1 &
-    names+=("$name")
-    pids+=("$!")
-  done
-done
+
+# Runs one setting at some rates into its log; the exit status is the run's.
+run() {
+  local setting=$1 rates=$2 setting_args=()
+  shift 2
+  case "$setting" in
+    jolt-margin-0) setting_args=(--shape-margin 0) ;;
+    godot-physics)
+      setting_args=(--physics godot --known-failures scenarios/godot-physics-known-failures.txt)
+      ;;
+  esac
+  scripts/kcc-sim.sh run scenarios/*.toml --world godot --tick-rate "$rates" \
+    "${setting_args[@]}" "$@" >"$logs/$setting-$rates.log" 2>&1
+  echo "$?" >"$logs/$setting-$rates.status"
+}
+
+all=30,60,144,240
+names=(jolt-margin-default-$all godot-physics-240 jolt-margin-0-$all godot-physics-30,60,144)
+rm -f "$logs"/*.log "$logs"/*.status
+start=$SECONDS
+(run jolt-margin-default "$all" "$@"; run godot-physics 240 "$@") &
+lane_a=$!
+(run jolt-margin-0 "$all" "$@"; run godot-physics 30,60,144 "$@") &
+lane_b=$!
+wait "$lane_a" "$lane_b"
 failed=0
-for i in "${!pids[@]}"; do
-  status=0
-  wait "${pids[$i]}" || status=$?
-  printf '\n-- %s (exit %s)\n' "${names[$i]}" "$status"
-  cat "$logs/${names[$i]}.log"
-  [ "$status" -eq 0 ] || failed=1
+for name in "${names[@]}"; do
+  status=$(cat "$logs/$name.status" 2>/dev/null || echo "not run")
+  printf '\n-- %s (exit %s)\n' "$name" "$status"
+  cat "$logs/$name.log" 2>/dev/null
+  [ "$status" = 0 ] || failed=1
 done
+printf '\nthe Godot course took %d min %02d s\n' $(((SECONDS - start) / 60)) $(((SECONDS - start) % 60))
 exit "$failed"

@@ -1,7 +1,7 @@
 //! The messages between our process and the oracle (JSON over the loopback connection).
 //!
-//! The oracle calls us: each `POST /rpc` carries its [`Reply`] to the last command and gets
-//! the next [`Command`] back (the first call carries a [`Hello`] instead). A command is a list
+//! The oracle calls us: each message on the page's WebSocket carries its [`Reply`] to the last
+//! command and gets the next [`Command`] back (the first call carries a [`Hello`] instead). A command is a list
 //! of [`Op`]s run in order; the reply has one result per op and the body's [`BodyState`] after
 //! the last one, so reading the body's state never costs a round trip. Vectors are `[x, y, z]`
 //! arrays in m, m/s or unit length; Godot writes floats with full precision.

@@ -24,6 +24,9 @@ use crate::server::{Route, RpcCall, Server};
 /// The page that starts Godot.
 const PAGE: &str = include_str!("page.html");
 
+/// The page's worker that carries the oracle's calls on a WebSocket.
+const RPC_WORKER: &str = include_str!("rpc-worker.js");
+
 /// Lines of Godot's output (or the page's) that mean the oracle cannot go on.
 const FATAL: [&str; 6] = [
     "SCRIPT ERROR",
@@ -85,6 +88,13 @@ impl GodotSession {
         };
         routes.insert("/".to_string(), page.clone());
         routes.insert("/index.html".to_string(), page);
+        routes.insert(
+            "/rpc-worker.js".to_string(),
+            Route {
+                content_type: "text/javascript",
+                body: Arc::new(RPC_WORKER.as_bytes().to_vec()),
+            },
+        );
         for file in &engine.files {
             let content_type = if file.name.ends_with(".wasm") {
                 "application/wasm"
