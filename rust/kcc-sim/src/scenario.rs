@@ -782,7 +782,11 @@ fn checked_table(path: &Path, text: &str) -> Result<toml::Table, ScenarioError> 
             file,
             table,
             key,
-            message: format!("{value} is not a finite number"),
+            message: if value.is_finite() {
+                format!("{value} is too large (the simulation's numbers end near 3.4e38)")
+            } else {
+                format!("{value} is not a finite number")
+            },
         });
     }
     Ok(table)
@@ -1288,7 +1292,8 @@ enum Segment {
     Index(usize),
 }
 
-/// Depth-first search for a NaN or infinite float; returns its path and value.
+/// Depth-first search for a NaN or infinite float, or one too large for the `f32` the
+/// simulation uses (it would become infinite there); returns its path and value.
 fn first_non_finite(table: &toml::Table, path: &mut Vec<Segment>) -> Option<(Vec<Segment>, f64)> {
     for (key, value) in table {
         path.push(Segment::Key(key.clone()));
@@ -1302,7 +1307,7 @@ fn first_non_finite(table: &toml::Table, path: &mut Vec<Segment>) -> Option<(Vec
 
 fn non_finite_in(value: &toml::Value, path: &mut Vec<Segment>) -> Option<(Vec<Segment>, f64)> {
     match value {
-        toml::Value::Float(f) if !f.is_finite() => Some((path.clone(), *f)),
+        toml::Value::Float(f) if !(*f as f32).is_finite() => Some((path.clone(), *f)),
         toml::Value::Table(table) => first_non_finite(table, path),
         toml::Value::Array(items) => {
             for (index, item) in items.iter().enumerate() {

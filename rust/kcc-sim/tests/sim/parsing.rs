@@ -254,6 +254,18 @@ fn nan_and_infinity_are_named() {
     );
 }
 
+/// A number TOML reads as a finite f64 but f32 cannot hold (found by the fuzzer: a start 5.6e124
+/// m away became an infinite position).
+#[test]
+fn numbers_beyond_f32_are_named() {
+    let message = invalid(
+        "name = \"t\"\nduration = 1\n[start]\nposition = [5.6e124, 0.02, 0]\n",
+        "start",
+        "position[0]",
+    );
+    assert!(message.contains("too large"), "{message}");
+}
+
 #[test]
 fn a_solid_needs_exactly_one_kind() {
     let message = invalid(
