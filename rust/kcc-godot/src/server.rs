@@ -23,7 +23,8 @@ use tungstenite::{Message, WebSocket};
 
 use crate::error::GodotError;
 
-/// Largest request the server reads, bytes (a request carries one reply of the oracle).
+/// Largest request the server reads, bytes (a posted log; the oracle's replies travel as
+/// WebSocket messages, which `tungstenite` and the page's buffer hold to 64 MiB as well).
 const MAX_REQUEST: usize = 64 << 20;
 
 /// A file served at a path.
@@ -277,13 +278,14 @@ fn read_request(stream: &mut TcpStream, buffer: &mut Vec<u8>) -> std::io::Result
         let mut parsed = httparse::Request::new(&mut headers);
         match parsed.parse(buffer) {
             Ok(httparse::Status::Complete(head)) => {
-                let header = |name: &str| {
+                let raw_header = |name: &str| {
                     parsed
                         .headers
                         .iter()
                         .find(|h| h.name.eq_ignore_ascii_case(name))
-                        .map(|h| String::from_utf8_lossy(h.value).trim().to_ascii_lowercase())
+                        .map(|h| String::from_utf8_lossy(h.value).trim().to_string())
                 };
+                let header = |name: &str| raw_header(name).map(|v| v.to_ascii_lowercase());
                 let length: usize = header("content-length")
                     .map(|v| v.parse().map_err(|_| invalid("bad Content-Length")))
                     .transpose()?
@@ -292,11 +294,8 @@ fn read_request(stream: &mut TcpStream, buffer: &mut Vec<u8>) -> std::io::Result
                     return Err(invalid("request too large"));
                 }
                 let close = header("connection").is_some_and(|v| v == "close");
-                let socket_key = parsed
-                    .headers
-                    .iter()
-                    .find(|h| h.name.eq_ignore_ascii_case("sec-websocket-key"))
-                    .map(|h| String::from_utf8_lossy(h.value).trim().to_string());
+                // The key is base64: its case matters.
+                let socket_key = raw_header("sec-websocket-key");
                 let method = parsed.method.unwrap_or("").to_string();
                 let target = parsed.path.unwrap_or("/");
                 let path = target.split('?').next().unwrap_or("/").to_string();
