@@ -49,33 +49,9 @@ impl Dynamics {
         if world.movables().is_empty() {
             return None;
         }
-        let mut physics = PhysicsWorld::new();
-        physics.gravity = Vector::new(0.0, -GRAVITY, 0.0);
-        add_fixed(&mut physics, world);
-        let bodies = world
-            .movables()
-            .iter()
-            .filter_map(|movable| {
-                let (shape, rotation) = match movable.rest.primitive() {
-                    Primitive::Cuboid { size, rotation, .. } => {
-                        let half = *size * 0.5;
-                        (ColliderBuilder::cuboid(half.x, half.y, half.z), *rotation)
-                    }
-                    Primitive::Ball { radius, .. } => {
-                        (ColliderBuilder::ball(*radius), Quat::IDENTITY)
-                    }
-                    _ => return None,
-                };
-                let rigid = RigidBodyBuilder::dynamic()
-                    .pose(Pose::from_parts(movable.center, rotation))
-                    .linvel(movable.velocity)
-                    .linear_damping(DAMPING)
-                    .angular_damping(DAMPING)
-                    .soft_ccd_prediction(SOFT_CCD);
-                let collider = shape.mass(movable.mass).friction(FRICTION).restitution(0.0);
-                Some((physics.insert(rigid, collider).0, rotation))
-            })
-            .collect();
+        let mut physics = godot_gravity();
+        add_fixed(&mut physics, world, Platforms::Left);
+        let bodies = add_movables(&mut physics, world);
         let shape = body.settings().shape;
         let center = shape.center_offset().as_vec3();
         let character = physics.insert(
@@ -110,34 +86,31 @@ impl Dynamics {
         }
         self.physics.integration_parameters.dt = dt;
         self.physics.step();
-        body.place_movables(self.places());
-    }
-
-    /// Each movable body's centre of mass (m), rotation from where it started, velocity (m/s)
-    /// and angular velocity (rad/s), in the world's order.
-    fn places(&self) -> Vec<(Vec3, DQuat, Vec3, Vec3)> {
-        self.bodies
-            .iter()
-            .filter_map(|(h, start)| Some((self.physics.bodies.get(*h)?, start)))
-            .map(|(rigid, start)| {
-                let turn = *rigid.rotation() * start.inverse();
-                let rotation =
-                    DQuat::from_xyzw(turn.x.into(), turn.y.into(), turn.z.into(), turn.w.into());
-                (
-                    rigid.translation(),
-                    rotation,
-                    rigid.linvel(),
-                    rigid.angvel(),
-                )
-            })
-            .collect()
+        body.place_movables(places(&self.physics, &self.bodies));
     }
 }
 
-/// The world's solids that do not move, as fixed colliders.
-fn add_fixed(physics: &mut PhysicsWorld, world: &World) {
+/// An empty Rapier world with Godot's default gravity.
+pub(crate) fn godot_gravity() -> PhysicsWorld {
+    let mut physics = PhysicsWorld::new();
+    physics.gravity = Vector::new(0.0, -GRAVITY, 0.0);
+    physics
+}
+
+/// What [`add_fixed`] does with the world's moving platforms.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Platforms {
+    /// Left out: the parry world moves them itself.
+    Left,
+    /// Fixed where they start, as a peer meets them.
+    Fixed,
+}
+
+/// The world's solids that do not move (and its `platforms`, as asked), as fixed colliders.
+pub(crate) fn add_fixed(physics: &mut PhysicsWorld, world: &World, platforms: Platforms) {
     let moves = |index: usize| {
-        world.movable_of(index).is_some() || world.platforms().iter().any(|p| p.index == index)
+        world.movable_of(index).is_some()
+            || (platforms == Platforms::Left && world.platforms().iter().any(|p| p.index == index))
     };
     for (index, solid) in world.solids().iter().enumerate() {
         if moves(index) {
@@ -147,4 +120,57 @@ fn add_fixed(physics: &mut PhysicsWorld, world: &World) {
             physics.insert_collider(collider.friction(FRICTION), None);
         }
     }
+}
+
+/// The world's movable bodies as dynamic Rapier bodies where they start (Godot's defaults: see
+/// the module docs), each with its rotation at the start, in the world's order.
+pub(crate) fn add_movables(
+    physics: &mut PhysicsWorld,
+    world: &World,
+) -> Vec<(RigidBodyHandle, Quat)> {
+    world
+        .movables()
+        .iter()
+        .filter_map(|movable| {
+            let (shape, rotation) = match movable.rest.primitive() {
+                Primitive::Cuboid { size, rotation, .. } => {
+                    let half = *size * 0.5;
+                    (ColliderBuilder::cuboid(half.x, half.y, half.z), *rotation)
+                }
+                Primitive::Ball { radius, .. } => (ColliderBuilder::ball(*radius), Quat::IDENTITY),
+                _ => return None,
+            };
+            let rigid = RigidBodyBuilder::dynamic()
+                .pose(Pose::from_parts(movable.center, rotation))
+                .linvel(movable.velocity)
+                .linear_damping(DAMPING)
+                .angular_damping(DAMPING)
+                .soft_ccd_prediction(SOFT_CCD);
+            let collider = shape.mass(movable.mass).friction(FRICTION).restitution(0.0);
+            Some((physics.insert(rigid, collider).0, rotation))
+        })
+        .collect()
+}
+
+/// Each of `bodies` (from [`add_movables`]): its centre of mass (m), rotation from where it
+/// started, velocity (m/s) and angular velocity (rad/s), in order.
+pub(crate) fn places(
+    physics: &PhysicsWorld,
+    bodies: &[(RigidBodyHandle, Quat)],
+) -> Vec<(Vec3, DQuat, Vec3, Vec3)> {
+    bodies
+        .iter()
+        .filter_map(|(h, start)| Some((physics.bodies.get(*h)?, start)))
+        .map(|(rigid, start)| {
+            let turn = *rigid.rotation() * start.inverse();
+            let rotation =
+                DQuat::from_xyzw(turn.x.into(), turn.y.into(), turn.z.into(), turn.w.into());
+            (
+                rigid.translation(),
+                rotation,
+                rigid.linvel(),
+                rigid.angvel(),
+            )
+        })
+        .collect()
 }

@@ -31,16 +31,24 @@
 //! our movement model asks for. Each scenario gets a world of its own; [`JoltWorld`] lets many
 //! characters share one (they do not collide with each other, and its platforms stand still
 //! where they start: one character's tick must not move them for the others).
+//!
+//! Rigid bodies (`[[rigid_body]]`) are Jolt's dynamic bodies in the character's own world, with
+//! the parry world's Godot defaults (gravity 9.8 m/s², friction 1, no bounce, damping 0.1), and
+//! the character meets them as Jolt's own does: its mass and strongest push are our push
+//! settings' (`CharacterVirtual::mMass`, `mMaxStrength`), it presses its weight on what it
+//! stands on, a kinematic inner body of its shape makes bodies rolling into it stop, and the
+//! world takes a physics step after each tick.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
 use glam::Vec3;
+use kcc::PushSettings;
 use kcc_parry::PlatformMotion;
-use kcc_parry::{CharacterShape, Primitive, World};
+use kcc_parry::{CharacterShape, Primitive, Solid, World};
 use oxijolt::{
     BodyId, BodySettings, CharacterId, CharacterSettings, ExtendedUpdateSettings, GroundState,
-    PhysicsWorld, QueryFilter, RVec3, Shape, WorldSettings,
+    InnerBody, ObjectLayer, PhysicsWorld, QueryFilter, RVec3, Shape, WorldSettings,
 };
 
 use crate::godot::CHARACTER_SHAPE_MARGIN;
@@ -65,70 +73,71 @@ struct PlatformBody {
     motion: PlatformMotion,
 }
 
-/// A Jolt world holding the solids of `world` as static bodies (its platforms too: they stand
-/// still), its broad phase optimised for queries. The error names the solid Jolt refused.
+/// A rigid body of the scenario as a dynamic Jolt body, and its rotation at the start.
+struct MovableBody {
+    id: BodyId,
+    rotation: glam::Quat,
+}
+
+/// Godot's defaults for a `RigidBody3D` (see `crate::dynamics`): gravity (m/s²), friction (of
+/// every body, as Godot's default physics material), linear and angular damping (1/s).
+const GRAVITY: f32 = 9.8;
+const FRICTION: f32 = 1.0;
+const DAMPING: f32 = 0.1;
+
+/// The bodies of a world that [`build`] made move: its platforms and rigid bodies.
+#[derive(Default)]
+struct Moving {
+    platforms: Vec<PlatformBody>,
+    movables: Vec<MovableBody>,
+}
+
+/// A Jolt world holding the solids of `world` as static bodies (its platforms and rigid bodies
+/// too: they stand still), its broad phase optimised for queries. The error names the solid
+/// Jolt refused.
 pub fn world(world: &World) -> Result<JoltWorld, String> {
     build(world, false).map(|(physics, _)| physics)
 }
 
-/// [`world`], with the platforms (boxes) as kinematic bodies when `moving`, returned with
-/// their motions.
-fn build(world: &World, moving: bool) -> Result<(JoltWorld, Vec<PlatformBody>), String> {
-    // Characters query the world and only the platforms' steps move anything: one worker
-    // thread is enough.
-    let mut physics = PhysicsWorld::new(WorldSettings::default().worker_threads(1))
-        .map_err(|e| format!("Jolt world: {e}"))?;
+/// [`world`], with the platforms (boxes) as kinematic bodies and the rigid bodies as dynamic
+/// ones when `moving`, returned with them.
+fn build(world: &World, moving: bool) -> Result<(JoltWorld, Moving), String> {
+    // Characters query the world and only the platforms' and bodies' steps move anything: one
+    // worker thread is enough.
+    let settings = WorldSettings::default()
+        .worker_threads(1)
+        .gravity(Vec3::new(0.0, -GRAVITY, 0.0).into());
+    let mut physics = PhysicsWorld::new(settings).map_err(|e| format!("Jolt world: {e}"))?;
     let mut platforms = Vec::new();
+    let mut movables = Vec::new();
     for (index, solid) in world.solids().iter().enumerate() {
         let motion = world
             .platforms()
             .iter()
             .find(|p| p.index == index && moving)
             .map(|p| p.motion);
-        let radius = solid.convex_radius();
+        let movable = world.movable_of(index).filter(|_| moving);
+        let base = match (movable, motion) {
+            (Some(movable), _) => dynamic(movable),
+            (None, Some(_)) => BodySettings::new_kinematic(),
+            (None, None) => BodySettings::new_static(),
+        }
+        .friction(FRICTION);
         let refused = |e: &dyn std::fmt::Display| format!("Jolt refused solid {index}: {e}");
-        let (shape, settings) = match solid.primitive() {
-            Primitive::Cuboid {
-                center,
-                size,
-                rotation,
-            } => {
-                let shape = Shape::new_box_with_convex_radius((*size * 0.5).into(), radius)
-                    .map_err(|e| refused(&e))?;
-                let settings = match motion {
-                    Some(_) => BodySettings::new_kinematic(),
-                    None => BodySettings::new_static(),
-                };
-                (
-                    shape,
-                    settings
-                        .position(RVec3::from(*center))
-                        .rotation((*rotation).into()),
-                )
-            }
-            Primitive::Ball { center, radius } => {
-                let shape = Shape::new_sphere(*radius).map_err(|e| refused(&e))?;
-                let settings = BodySettings::new_static().position(RVec3::from(*center));
-                (shape, settings)
-            }
-            Primitive::Hull { points } => {
-                let points: Vec<_> = points.iter().map(|p| (*p).into()).collect();
-                let shape = Shape::new_convex_hull_with_convex_radius(&points, radius)
-                    .map_err(|e| refused(&e))?;
-                (shape, BodySettings::new_static())
-            }
-            Primitive::Mesh { vertices, indices } => {
-                let vertices: Vec<_> = vertices.iter().map(|v| (*v).into()).collect();
-                let (shape, _dropped) =
-                    Shape::new_mesh(&vertices, indices).map_err(|e| refused(&e))?;
-                (shape, BodySettings::new_static())
-            }
-            // The peers meet no other character (the scenario's world has none).
-            Primitive::Character { .. } => continue,
+        // The peers meet no other character (the scenario's world has none).
+        let Some((shape, settings)) = jolt_body(solid, base).map_err(|e| refused(&e))? else {
+            continue;
         };
         let id = physics
             .create_body(&shape, &settings)
             .map_err(|e| refused(&e))?;
+        if let Some(movable) = movable {
+            let rotation = match movable.rest.primitive() {
+                Primitive::Cuboid { rotation, .. } => *rotation,
+                _ => glam::Quat::IDENTITY,
+            };
+            movables.push(MovableBody { id, rotation });
+        }
         if let (
             Some(motion),
             Primitive::Cuboid {
@@ -145,7 +154,59 @@ fn build(world: &World, moving: bool) -> Result<(JoltWorld, Vec<PlatformBody>), 
         }
     }
     physics.optimize_broad_phase();
-    Ok((Rc::new(RefCell::new(physics)), platforms))
+    let moving = Moving {
+        platforms,
+        movables,
+    };
+    Ok((Rc::new(RefCell::new(physics)), moving))
+}
+
+/// Jolt's shape for `solid` and the settings of its body, from `base` (its motion and
+/// material) placed where the solid is; `None` for another character (a peer meets none).
+fn jolt_body(solid: &Solid, base: BodySettings) -> Result<Option<(Shape, BodySettings)>, String> {
+    let radius = solid.convex_radius();
+    let shape_and_settings = match solid.primitive() {
+        Primitive::Cuboid {
+            center,
+            size,
+            rotation,
+        } => {
+            let shape = Shape::new_box_with_convex_radius((*size * 0.5).into(), radius);
+            let settings = base
+                .position(RVec3::from(*center))
+                .rotation((*rotation).into());
+            (shape, settings)
+        }
+        Primitive::Ball { center, radius } => (
+            Shape::new_sphere(*radius),
+            base.position(RVec3::from(*center)),
+        ),
+        Primitive::Hull { points } => {
+            let points: Vec<_> = points.iter().map(|p| (*p).into()).collect();
+            (
+                Shape::new_convex_hull_with_convex_radius(&points, radius),
+                base,
+            )
+        }
+        Primitive::Mesh { vertices, indices } => {
+            let vertices: Vec<_> = vertices.iter().map(|v| (*v).into()).collect();
+            let shape = Shape::new_mesh(&vertices, indices).map(|(shape, _dropped)| shape);
+            (shape, base)
+        }
+        Primitive::Character { .. } => return Ok(None),
+    };
+    let (shape, settings) = shape_and_settings;
+    Ok(Some((shape.map_err(|e| e.to_string())?, settings)))
+}
+
+/// A dynamic body of `movable`'s mass and velocity, with Godot's defaults.
+fn dynamic(movable: &kcc_parry::Movable) -> BodySettings {
+    BodySettings::new_dynamic()
+        .mass(movable.mass)
+        .linear_velocity(movable.velocity.into())
+        .restitution(0.0)
+        .linear_damping(DAMPING)
+        .angular_damping(DAMPING)
 }
 
 /// Jolt's `CharacterVirtual` moving the scenario's character.
@@ -157,8 +218,10 @@ pub struct Jolt {
     character: CharacterId,
     update: ExtendedUpdateSettings,
     gravity: Vec3,
-    /// The platforms this character's ticks move (none in a shared world).
-    platforms: Vec<PlatformBody>,
+    /// The platforms and rigid bodies this character's ticks move (none in a shared world).
+    moving: Moving,
+    /// The character's mass and strength when it meets rigid bodies (its world has some).
+    push: Option<PushSettings>,
     /// The character's standing shape, its crouched shape, and its floor max angle, rad.
     shapes: (CharacterShape, CharacterShape, f32),
     /// Step heights up and down, m: standing, and crouched.
@@ -170,8 +233,9 @@ pub struct Jolt {
 impl JoltMover {
     /// The scenario's character at its start, in a Jolt world of its own.
     pub fn new(scenario: &Scenario) -> Self {
-        let engine = build(&scenario.world, true).and_then(|(physics, platforms)| {
-            Jolt::new(scenario, physics).map(|jolt| Jolt { platforms, ..jolt })
+        let engine = build(&scenario.world, true).and_then(|(physics, moving)| {
+            let push = (!moving.movables.is_empty()).then_some(scenario.character.controller.push);
+            Jolt::new(scenario, physics, push).map(|jolt| Jolt { moving, ..jolt })
         });
         Self::with_engine(scenario, engine)
     }
@@ -179,20 +243,25 @@ impl JoltMover {
     /// The scenario's character at its start, in `physics` (built from the scenario's solids
     /// by [`world`]; several characters may share it).
     pub fn in_world(scenario: &Scenario, physics: JoltWorld) -> Self {
-        Self::with_engine(scenario, Jolt::new(scenario, physics))
+        Self::with_engine(scenario, Jolt::new(scenario, physics, None))
     }
 }
 
 impl Jolt {
-    /// The scenario's character at its start in `physics`, with its contacts there read.
-    fn new(scenario: &Scenario, physics: JoltWorld) -> Result<Self, String> {
+    /// The scenario's character at its start in `physics`, with its contacts there read; with
+    /// `push` (its world has rigid bodies), of that mass and strength.
+    fn new(
+        scenario: &Scenario,
+        physics: JoltWorld,
+        push: Option<PushSettings>,
+    ) -> Result<Self, String> {
         let body = &scenario.character.body;
         let start = scenario.start.position;
         let crouched = crate::peer::crouched(scenario);
         let character = create(
             &mut physics.borrow_mut(),
             body.shape,
-            body.floor_max_angle,
+            (body.floor_max_angle, push),
             start,
         )?;
         let settings = scenario.character.controller;
@@ -222,7 +291,8 @@ impl Jolt {
             character,
             update,
             gravity: Vec3::NEG_Y * settings.gravity.gravity,
-            platforms: Vec::new(),
+            moving: Moving::default(),
+            push,
             time: 0.0,
             shapes: (body.shape, crouched.0, body.floor_max_angle),
             steps,
@@ -251,13 +321,14 @@ impl Jolt {
     /// Moves every platform to where its motion has it at the end of a tick of `dt` (s), by a
     /// physics step: Jolt gives each the velocity that takes it there, which the character
     /// reads as its ground's velocity in the next tick.
+    /// The rigid bodies, with the character's pushes, move in the same step.
     fn move_platforms(&mut self, dt: f32) -> Result<(), String> {
         self.time += f64::from(dt);
-        if self.platforms.is_empty() {
+        if self.moving.platforms.is_empty() && self.moving.movables.is_empty() {
             return Ok(());
         }
         let physics = &mut *self.physics.borrow_mut();
-        for platform in &self.platforms {
+        for platform in &self.moving.platforms {
             let pose = platform.motion.placement(self.time);
             let center = pose.translation + pose.rotation * platform.center.as_dvec3();
             let rotation = (pose.rotation * platform.rotation.as_dquat()).as_quat();
@@ -296,11 +367,12 @@ fn jolt_shape(shape: CharacterShape) -> Result<(Shape, f32), String> {
 }
 
 /// Creates a character of `shape` with the floor max angle `max_slope` (rad) in `physics`, its
-/// bottom at `position` (m), and reads its contacts there.
+/// bottom at `position` (m), and reads its contacts there. With `push` (its world has rigid
+/// bodies), the character has that mass and strength and an inner body of its shape.
 fn create(
     physics: &mut PhysicsWorld,
     shape: CharacterShape,
-    max_slope: f32,
+    (max_slope, push): (f32, Option<PushSettings>),
     position: Vec3,
 ) -> Result<CharacterId, String> {
     let half_height = shape.height() * 0.5;
@@ -309,6 +381,17 @@ fn create(
         .shape_offset((Vec3::Y * half_height).into())
         .max_slope_angle(max_slope)
         .supporting_volume(Vec3::Y.into(), -radius);
+    let inner = push.map(|_| InnerBody {
+        shape: &shape,
+        object_layer: ObjectLayer::MOVING,
+    });
+    let settings = match push {
+        Some(push) => settings
+            .mass(push.mass)
+            .max_strength(push.strength)
+            .inner_body(inner),
+        None => settings,
+    };
     let start = RVec3::from(position);
     let id = physics
         .create_character(&settings, start, glam::Quat::IDENTITY.into())
@@ -327,7 +410,27 @@ impl Engine for Jolt {
     }
 
     fn moves_platforms(&self) -> bool {
-        !self.platforms.is_empty()
+        !self.moving.platforms.is_empty()
+    }
+
+    fn movables(&self) -> Vec<(Vec3, glam::DQuat, Vec3, Vec3)> {
+        let physics = self.physics.borrow();
+        self.moving
+            .movables
+            .iter()
+            .filter_map(|movable| {
+                let body = physics.body(movable.id).ok()?;
+                let rotation: glam::Quat = body.rotation().into();
+                let turn = (rotation * movable.rotation.inverse()).as_dquat();
+                let center: Vec3 = body.position().into();
+                Some((
+                    center,
+                    turn,
+                    body.linear_velocity().into(),
+                    body.angular_velocity().into(),
+                ))
+            })
+            .collect()
     }
 
     fn set_crouched(&mut self, wanted: bool, _position: Vec3) -> bool {
@@ -351,7 +454,7 @@ impl Jolt {
             (old.position().into(), old.linear_velocity().into());
         let (standing, crouching, max_slope) = self.shapes;
         let shape = if crouched { crouching } else { standing };
-        let id = create(physics, shape, max_slope, position)?;
+        let id = create(physics, shape, (max_slope, self.push), position)?;
         physics.remove_character(self.character).map_err(jolt)?;
         self.character = id;
         physics

@@ -107,6 +107,14 @@ pub trait Engine {
     fn moves_platforms(&self) -> bool {
         false
     }
+
+    /// The scenario's rigid bodies where the engine's simulation has them after the last tick:
+    /// each one's centre of mass (m), rotation from where it started, velocity (m/s) and
+    /// angular velocity (rad/s), in the file's order. Empty when the engine does not simulate
+    /// them (they stand still where they start, as the peer meets them).
+    fn movables(&self) -> Vec<(Vec3, glam::DQuat, Vec3, Vec3)> {
+        Vec::new()
+    }
 }
 
 /// A peer controller fed our movement model's velocities, measured with our geometry.
@@ -181,6 +189,9 @@ impl<E: Engine> Mover for PeerMover<E> {
                     self.observer.advance(dt);
                 }
                 self.position += translation;
+                if let Ok(engine) = &self.engine {
+                    self.observer.place_movables(engine.movables());
+                }
                 self.grounded = grounded;
                 self.jumps.end(grounded, dt);
                 self.velocity = carried(wish, translation, grounded, dt);
@@ -219,6 +230,14 @@ impl<E: Engine> Mover for PeerMover<E> {
         None
     }
 
+    fn movables(&self) -> Vec<Vec3> {
+        self.observer.movables(|m| m.center_now())
+    }
+
+    fn movable_turns(&self) -> Vec<f32> {
+        self.observer.movables(|m| m.turn_now())
+    }
+
     fn failure(&mut self) -> Option<String> {
         self.engine.as_ref().err().cloned()
     }
@@ -238,6 +257,8 @@ pub(crate) struct Observer {
     last_move: (Vec3, bool),
     /// Slope of the floor under the body after the last tick, rad.
     slope: f32,
+    /// The engine placed the rigid bodies of the probe's world (it simulates them).
+    moved_bodies: bool,
 }
 
 impl Observer {
@@ -258,6 +279,7 @@ impl Observer {
             reach: character.controller.stairs.max_step_height.max(0.1),
             last_move: (Vec3::ZERO, false),
             slope: 0.0,
+            moved_bodies: false,
         }
     }
 
@@ -266,6 +288,24 @@ impl Observer {
     pub(crate) fn advance(&mut self, dt: f32) {
         self.time += f64::from(dt);
         self.probe.set_time(self.time);
+    }
+
+    /// Puts the rigid bodies of the probe's world where the engine's simulation has them (see
+    /// [`Engine::movables`]); nothing when it does not simulate them.
+    pub(crate) fn place_movables(&mut self, places: Vec<(Vec3, glam::DQuat, Vec3, Vec3)>) {
+        if !places.is_empty() {
+            self.probe.place_movables(places);
+            self.moved_bodies = true;
+        }
+    }
+
+    /// What `of` says of each rigid body of the probe's world, in the file's order: empty when
+    /// the engine did not move any (a peer that does not simulate them).
+    fn movables<T>(&self, of: impl Fn(&kcc_parry::Movable) -> T) -> Vec<T> {
+        if !self.moved_bodies {
+            return Vec::new();
+        }
+        self.probe.world().movables().iter().map(of).collect()
     }
 
     /// Records a tick's move: `translation` (m), begun on the floor or not (`was_grounded`).

@@ -11,16 +11,30 @@
 //! ceiling, and our gravity otherwise. Crouching changes the collider's shape to the crouch's
 //! height (its bottom kept) and the autostep to the crouch's step height; standing up changes
 //! it back only when a cast of the crouched shape up by the height it grows meets nothing.
+//!
+//! Rigid bodies (`[[rigid_body]]`) are Rapier's dynamic bodies in the character's own world,
+//! simulated as the parry world simulates them for ours (`crate::dynamics`: Godot's gravity,
+//! friction and damping), and the character pushes them as Rapier's users do: each tick the
+//! collisions of `move_shape` go to `solve_character_collision_impulses` with the character's
+//! mass, and the world takes a step. The character is a kinematic body there, so a body rolling
+//! into it stops as at a wall. Rapier's controller has no strength limit and puts no weight on
+//! what it stands on (a seesaw tips only by the push of the walk).
 
 use std::rc::Rc;
 
 use glam::Vec3;
 use kcc_parry::CharacterShape;
-use rapier3d::control::{CharacterAutostep, CharacterLength, KinematicCharacterController};
+use rapier3d::control::{
+    CharacterAutostep, CharacterCollision, CharacterLength, KinematicCharacterController,
+};
 use rapier3d::parry::query::ShapeCastOptions;
-use rapier3d::prelude::{PhysicsWorld, Pose, SharedShape};
+use rapier3d::prelude::{
+    ColliderBuilder, ColliderHandle, PhysicsWorld, Pose, QueryFilter, RigidBodyBuilder,
+    RigidBodyHandle, SharedShape,
+};
 
 use crate::course;
+use crate::dynamics::{self, Platforms};
 use crate::peer::{Engine, EngineMove, PeerMover};
 use crate::scenario::Scenario;
 
@@ -35,6 +49,18 @@ pub struct Rapier {
     half_height: f32,
     /// The standing shape and the crouched one, and the step heights that go with each, m.
     shapes: [(CharacterShape, f32); 2],
+    /// The scenario's rigid bodies, when it has any (the world is then this character's own).
+    bodies: Option<Bodies>,
+}
+
+/// The rigid bodies Rapier simulates in a character's own world, and the character there.
+struct Bodies {
+    /// One per movable body, in the world's order, with its rotation at the start.
+    movables: Vec<(RigidBodyHandle, glam::Quat)>,
+    /// The character as a kinematic body, and its collider.
+    character: (RigidBodyHandle, ColliderHandle),
+    /// The character's mass, kg: what its pushes share the walk's momentum by.
+    mass: f32,
 }
 
 /// Rapier's shape for a character `shape`, centred.
@@ -53,12 +79,42 @@ pub(crate) fn rapier_shape(shape: CharacterShape) -> SharedShape {
 impl RapierMover {
     /// The scenario's character at its start, in a Rapier world of its own.
     pub fn new(scenario: &Scenario) -> Self {
-        Self::in_world(scenario, Rc::new(course::rapier_world(&scenario.world)))
+        if scenario.world.movables().is_empty() {
+            return Self::in_world(scenario, Rc::new(course::rapier_world(&scenario.world)));
+        }
+        let mut physics = dynamics::godot_gravity();
+        dynamics::add_fixed(&mut physics, &scenario.world, Platforms::Fixed);
+        let movables = dynamics::add_movables(&mut physics, &scenario.world);
+        let shape = scenario.character.body.shape;
+        let center = scenario.start.position + Vec3::Y * shape.height() * 0.5;
+        let character = physics.insert(
+            RigidBodyBuilder::kinematic_position_based().translation(center),
+            ColliderBuilder::new(rapier_shape(shape)),
+        );
+        // Without a first step the broad phase is empty and every query misses.
+        physics.step();
+        let bodies = Bodies {
+            movables,
+            character,
+            mass: scenario.character.controller.push.mass,
+        };
+        let engine = Rapier {
+            bodies: Some(bodies),
+            ..Rapier::new(scenario, Rc::new(physics))
+        };
+        Self::with_engine(scenario, Ok(engine))
     }
 
     /// The scenario's character at its start, in `physics` (built from the scenario's solids
     /// by [`course::rapier_world`]; several characters may share it).
     pub fn in_world(scenario: &Scenario, physics: Rc<PhysicsWorld>) -> Self {
+        Self::with_engine(scenario, Ok(Rapier::new(scenario, physics)))
+    }
+}
+
+impl Rapier {
+    /// The controller for the scenario's character, in `physics`, without rigid bodies.
+    fn new(scenario: &Scenario, physics: Rc<PhysicsWorld>) -> Self {
         let character = &scenario.character;
         let stairs = character.controller.stairs;
         let floor_max_angle = character.body.floor_max_angle;
@@ -77,7 +133,7 @@ impl RapierMover {
             ..KinematicCharacterController::default()
         };
         let standing = character.body.shape;
-        let engine = Rapier {
+        Rapier {
             physics,
             controller,
             shape: rapier_shape(standing),
@@ -86,24 +142,37 @@ impl RapierMover {
                 (standing, stairs.max_step_height),
                 crate::peer::crouched(scenario),
             ],
-        };
-        Self::with_engine(scenario, Ok(engine))
+            bodies: None,
+        }
     }
 }
 
 impl Engine for Rapier {
     fn move_body(&mut self, position: Vec3, velocity: Vec3, dt: f32) -> EngineMove {
         let pose = Pose::from_translation(position + Vec3::Y * self.half_height);
-        let queries = self.physics.query_pipeline();
+        let filter = self.filter();
+        let queries = self.physics.query_pipeline_with_filter(filter);
+        let mut collisions = Vec::new();
         let moved = self.controller.move_shape(
             dt,
             &queries,
             self.shape.as_ref(),
             &pose,
             velocity * dt,
-            |_| {},
+            |collision| collisions.push(collision),
         );
+        if self.bodies.is_some() {
+            let center = pose.translation + moved.translation;
+            self.push_and_step(&collisions, center, dt)?;
+        }
         Ok((moved.translation, moved.grounded))
+    }
+
+    fn movables(&self) -> Vec<(Vec3, glam::DQuat, Vec3, Vec3)> {
+        self.bodies
+            .as_ref()
+            .map(|bodies| dynamics::places(&self.physics, &bodies.movables))
+            .unwrap_or_default()
     }
 
     fn set_crouched(&mut self, wanted: bool, position: Vec3) -> bool {
@@ -126,6 +195,12 @@ impl Engine for Rapier {
         }
         let (shape, step) = self.shapes[usize::from(wanted)];
         self.shape = rapier_shape(shape);
+        if let Some(bodies) = &self.bodies
+            && let Some(physics) = Rc::get_mut(&mut self.physics)
+            && let Some(collider) = physics.colliders.get_mut(bodies.character.1)
+        {
+            collider.set_shape(self.shape.clone());
+        }
         self.half_height = shape.height() * 0.5;
         if let Some(autostep) = &mut self.controller.autostep {
             autostep.max_height = CharacterLength::Absolute(step);
@@ -134,5 +209,49 @@ impl Engine for Rapier {
             self.controller.snap_to_ground = Some(CharacterLength::Absolute(step));
         }
         wanted
+    }
+}
+
+impl Rapier {
+    /// What the controller's queries see: everything but the character's own body.
+    fn filter(&self) -> QueryFilter<'static> {
+        match &self.bodies {
+            Some(bodies) => QueryFilter::default().exclude_rigid_body(bodies.character.0),
+            None => QueryFilter::default(),
+        }
+    }
+
+    /// After a move that met `collisions` and left the character's shape centred at `center`
+    /// (m): the character's impulses on the bodies it met, the character put there, and one
+    /// step of `dt` (s) of the world. The error: the world is shared (never, with bodies).
+    fn push_and_step(
+        &mut self,
+        collisions: &[CharacterCollision],
+        center: Vec3,
+        dt: f32,
+    ) -> Result<(), String> {
+        let filter = self.filter();
+        let (Some(bodies), Some(physics)) = (&self.bodies, Rc::get_mut(&mut self.physics)) else {
+            return Err("a Rapier world with rigid bodies is shared".to_owned());
+        };
+        let mut queries = physics.broad_phase.as_query_pipeline_mut(
+            physics.narrow_phase.query_dispatcher(),
+            &mut physics.bodies,
+            &mut physics.colliders,
+            filter,
+        );
+        self.controller.solve_character_collision_impulses(
+            dt,
+            &mut queries,
+            self.shape.as_ref(),
+            bodies.mass,
+            collisions,
+        );
+        if let Some(character) = physics.bodies.get_mut(bodies.character.0) {
+            character.set_next_kinematic_translation(center);
+        }
+        physics.integration_parameters.dt = dt;
+        physics.step();
+        Ok(())
     }
 }

@@ -112,6 +112,25 @@ mod with_jolt {
             }
         }
     }
+
+    /// Rigid bodies are Jolt's dynamic bodies in the character's world, and the character meets
+    /// them as Jolt's own does (our push settings as its mass and strength): a light crate is
+    /// pushed ahead, a heavy one (more friction than the strength) stays at 144 Hz, and the
+    /// seesaw tips under the character's weight as far as the file asks (20 to 26 degrees).
+    #[test]
+    fn jolt_pushes_crates_and_tips_the_seesaw_with_its_own_mass_and_strength() {
+        for rate in [30.0, 144.0] {
+            let light = jolt("push_crate_light", rate);
+            let moved =
+                light.run.bodies.first().unwrap()[0].distance(light.run.bodies.last().unwrap()[0]);
+            assert!(moved > 3.0, "{rate} Hz: the light crate moved {moved} m");
+            let seesaw = jolt("seesaw", rate);
+            assert!(passed(&seesaw, "body_end_turn_min"), "{rate} Hz");
+            assert!(passed(&seesaw, "body_end_turn_max"), "{rate} Hz");
+        }
+        let heavy = jolt("push_crate_heavy", 144.0);
+        assert!(passed(&heavy, "body_travel_max"), "{:?}", heavy.checks);
+    }
 }
 
 #[cfg(not(feature = "jolt"))]

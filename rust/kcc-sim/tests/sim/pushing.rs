@@ -218,3 +218,38 @@ fn on_static_floor_the_weight_costs_no_query_after_the_first_tick() {
     assert!(pushes.is_empty(), "{pushes:?}");
     assert_eq!(with, without);
 }
+
+/// Rapier's controller, as a peer, pushes the rigid bodies of a world of its own with its own
+/// impulses (`solve_character_collision_impulses`, the character's mass), and Rapier steps
+/// them: a light crate slides ahead of the character, and a ball rolling into the standing
+/// character stops against its kinematic body. Without them the crates stood still where
+/// they started.
+#[test]
+fn rapiers_character_pushes_crates_with_its_own_impulses() {
+    for rate in [30.0, 144.0] {
+        let light = run::run(
+            &course_file("push_crate_light"),
+            ControllerKind::Rapier,
+            rate,
+        )
+        .expect("Rapier's world");
+        let travel = crate_travel(&light);
+        assert!(travel > 2.0, "{rate} Hz: the crate moved {travel} m");
+        // The crate's back face (0.5 m behind its centre) stays ahead of the character's front.
+        let crate_z = light.bodies.last().expect("a tick")[0].z;
+        let front = last_position(&light).z - 0.4;
+        assert!(
+            crate_z + 0.5 <= front + 0.01,
+            "{rate} Hz: {crate_z} vs {front}"
+        );
+        let ball = run::run(
+            &course_file("ball_rolls_into_character"),
+            ControllerKind::Rapier,
+            rate,
+        )
+        .expect("Rapier's world");
+        let stopped = ball.bodies.last().expect("a tick")[0];
+        // It rolled from z = -3 toward the character at the origin, and stopped short of it.
+        assert!(stopped.z > -2.0 && stopped.z < -0.5, "{rate} Hz: {stopped}");
+    }
+}
