@@ -45,6 +45,7 @@ func test_move(from: Vector3, motion: Vector3) -> Dictionary:
 		result["normal"] = collision.get_normal()
 		result["point"] = collision.get_position()
 		result["depth"] = collision.get_depth()
+		result["movable"] = _movable(collision)
 	result["travel"] = collision.get_travel()
 	result["remainder"] = collision.get_remainder()
 	return result
@@ -91,7 +92,19 @@ func first_slide_collision() -> Dictionary:
 		"normal": collision.get_normal(),
 		"point": collision.get_position(),
 		"depth": collision.get_depth(),
+		"movable": _movable(collision),
 	}
+
+
+## True when what `collision` touched is a body the engine simulates (a RigidBody3D that is
+## not frozen) or another character (a CharacterBody3D): pushed or met as a wall, never climbed
+## as a step.
+static func _movable(collision: KinematicCollision3D) -> bool:
+	var collider := collision.get_collider()
+	var rigid := collider as RigidBody3D
+	if rigid:
+		return not rigid.is_freeze_enabled()
+	return collider is CharacterBody3D
 
 
 ## How many collisions the last slide had.

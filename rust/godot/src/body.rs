@@ -157,6 +157,7 @@ where
             normal: to_glam(collision.get_normal()),
             point: to_glam(collision.get_position()),
             depth: collision.get_depth(),
+            movable: movable(&collision),
         });
         MotionTest {
             travel: to_glam(collision.get_travel()),
@@ -195,6 +196,7 @@ where
                 normal: to_glam(collision.get_normal()),
                 point: to_glam(collision.get_position()),
                 depth: collision.get_depth(),
+                movable: movable(&collision),
             }),
         })
     }
@@ -410,6 +412,19 @@ fn write_shape(shape: &Gd<Shape3D>, sizes: BodyShape) {
             }
         }
         BodyShape::Sphere { .. } | BodyShape::Convex | BodyShape::Other => {}
+    }
+}
+
+/// True when what `collision` touched is a body the engine simulates (a `RigidBody3D` that is not frozen) or
+/// another character (a `CharacterBody3D`): pushed or met as a wall, never climbed as a step
+/// (`kcc::Contact::movable`).
+fn movable(collision: &Gd<KinematicCollision3D>) -> bool {
+    let Some(collider) = collision.get_collider() else {
+        return false;
+    };
+    match collider.try_cast::<RigidBody3D>() {
+        Ok(rigid) => !rigid.is_freeze_enabled(),
+        Err(other) => other.try_cast::<CharacterBody3D>().is_ok(),
     }
 }
 

@@ -256,6 +256,7 @@ fn motion_test(found: TestMoveResult) -> MotionTest {
             normal: v(normal),
             point: v(point),
             depth,
+            movable: found.movable,
         }),
         _ => None,
     };

@@ -412,6 +412,10 @@ pub struct TestMoveResult {
     pub point: Option<[f32; 3]>,
     /// `get_depth()` of the deepest contact (when it hit), m.
     pub depth: Option<f32>,
+    /// `get_collider()` is a `RigidBody3D` that is not frozen, or a `CharacterBody3D` (when it
+    /// hit): see `kcc::Contact::movable`.
+    #[serde(default)]
+    pub movable: bool,
 }
 
 /// Result of a `move_and_slide`.

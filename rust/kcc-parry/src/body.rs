@@ -223,7 +223,7 @@ impl KinematicBody for ParryBody {
                 contact: None,
             };
         }
-        result.motion_test()
+        result.motion_test(&self.world)
     }
 
     fn move_and_slide(&mut self, velocity: Vec3, dt: f32) -> Vec3 {

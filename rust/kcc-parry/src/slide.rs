@@ -142,7 +142,7 @@ impl ParryBody {
             let mut collided = result.collided();
 
             if collided && self.state.slide_collisions == 0 && !carried {
-                self.state.first_collision = Some(result.motion_test());
+                self.state.first_collision = Some(result.motion_test(&self.world));
             }
             if collided {
                 let previous = self.state;
@@ -359,7 +359,7 @@ impl ParryBody {
                 break;
             }
             if self.state.slide_collisions == 0 && !carried {
-                self.state.first_collision = Some(result.motion_test());
+                self.state.first_collision = Some(result.motion_test(&self.world));
             }
             let found = self.classify(&result, APPLY_ALL);
             self.state.slide_collisions += 1;

@@ -177,8 +177,9 @@ impl MotionResult {
         !self.collisions.is_empty()
     }
 
-    /// The port's view of it: travel, remainder and the deepest contact.
-    pub fn motion_test(&self) -> MotionTest {
+    /// The port's view of it in `world` (the world it was asked of): travel, remainder and
+    /// the deepest contact, movable when its solid is a rigid body or another character.
+    pub fn motion_test(&self, world: &World) -> MotionTest {
         MotionTest {
             travel: self.travel,
             remainder: self.remainder,
@@ -186,6 +187,7 @@ impl MotionResult {
                 normal: c.normal,
                 point: c.point,
                 depth: c.depth,
+                movable: world.movable_of(c.collider).is_some() || world.is_character(c.collider),
             }),
         }
     }

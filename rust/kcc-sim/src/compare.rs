@@ -253,6 +253,7 @@ mod tests {
                 normal,
                 point: Vec3::ZERO,
                 depth: 0.0,
+                movable: false,
             }),
         }
     }

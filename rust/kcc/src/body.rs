@@ -16,6 +16,12 @@ pub struct Contact {
     pub point: Vec3,
     /// How far the body's shape, grown by the safe margin, overlaps the surface, m.
     pub depth: f32,
+    /// What was touched is a body the engine simulates (a `RigidBody3D` that is not frozen) or
+    /// another character (a `CharacterBody3D`): something the character pushes or is blocked
+    /// by, never a step it climbs (unless
+    /// [`StairSettings::step_onto_bodies`](crate::StairSettings::step_onto_bodies)). False for
+    /// static geometry and moving platforms, and from an engine that does not tell.
+    pub movable: bool,
 }
 
 /// What a test motion found, with Godot's `test_move` meanings.

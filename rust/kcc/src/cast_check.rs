@@ -154,6 +154,7 @@ mod tests {
                 normal: Vec3::Y,
                 point: Vec3::new(0.3, 0.0, 0.0),
                 depth: MARGIN,
+                movable: false,
             }),
         }
     }

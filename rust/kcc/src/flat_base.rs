@@ -425,6 +425,7 @@ mod tests {
                 normal: normal.normalize(),
                 point,
                 depth: 0.0,
+                movable: false,
             }),
         }
     }

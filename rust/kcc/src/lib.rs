@@ -60,7 +60,7 @@
 //!             return MotionTest { travel: motion, remainder: Vec3::ZERO, contact: None };
 //!         }
 //!         let travel = motion * (from.y / -motion.y);
-//!         let contact = Contact { normal: Vec3::Y, point: from + travel, depth: 0.0 };
+//!         let contact = Contact { normal: Vec3::Y, point: from + travel, depth: 0.0, movable: false };
 //!         MotionTest { travel, remainder: motion - travel, contact: Some(contact) }
 //!     }
 //!     fn move_and_slide(&mut self, velocity: Vec3, dt: f32) -> Vec3 {

@@ -26,6 +26,8 @@ const TABLE: [(&str, &[&str]); 21] = [
             "get_normal",
             "get_position",
             "get_depth",
+            "get_collider",
+            "is_freeze_enabled",
             "get_travel",
             "get_remainder",
         ],
@@ -53,6 +55,8 @@ const TABLE: [(&str, &[&str]); 21] = [
             "get_normal",
             "get_position",
             "get_depth",
+            "get_collider",
+            "is_freeze_enabled",
         ],
     ),
     ("slide_collision_count", &["get_slide_collision_count"]),
@@ -168,7 +172,7 @@ fn gd_fn(text: &str, name: &str) -> String {
 fn calls(body: &str, pattern: &Regex, helper: &dyn Fn(&str) -> Option<String>) -> Vec<String> {
     let mut found = Vec::new();
     for capture in pattern.captures_iter(body) {
-        if let Some(name) = capture.name("helper") {
+        if let Some(name) = capture.name("helper").or_else(|| capture.name("free")) {
             let inner = helper(name.as_str()).expect("a known helper");
             found.extend(calls(&inner, pattern, helper));
         } else if capture.name("new").is_some() {
@@ -189,11 +193,11 @@ fn the_oracle_and_the_addon_make_the_same_engine_calls() {
         .find("impl<T> KinematicBody for GodotBody")
         .expect("body.rs implements the port")..];
     let rust_pattern = Regex::new(
-        r"(?:base(?:_mut)?\(\)\s*\.\s*|\bcollision\s*\.\s*|\brigid\s*\.\s*|(?:Engine|PhysicsServer3D)::singleton\(\)\s*\.\s*)(?P<call>\w+)\s*\(|(?P<new>KinematicCollision3D::new_gd)\(|self\.(?P<helper>engine_delta|collision_shape|result_object|collision_at)\((?:index)?\)",
+        r"(?:base(?:_mut)?\(\)\s*\.\s*|\bcollision\s*\.\s*|\brigid\s*\.\s*|(?:Engine|PhysicsServer3D)::singleton\(\)\s*\.\s*)(?P<call>\w+)\s*\(|(?P<new>KinematicCollision3D::new_gd)\(|self\.(?P<helper>engine_delta|collision_shape|result_object|collision_at)\((?:index)?\)|\b(?P<free>movable)\(&collision\)",
     )
     .unwrap();
     let gd_pattern = Regex::new(
-        r"(?:\bbody\.|\bcollision\.|\brigid\.|\bEngine\.|\bPhysicsServer3D\.)(?P<call>\w+)\(|(?P<new>KinematicCollision3D\.new)\(|(?P<helper>_engine_delta|_collision_shape|_result_object|_collision_at)\((?:index)?\)",
+        r"(?:\bbody\.|\bcollision\.|\brigid\.|\bEngine\.|\bPhysicsServer3D\.)(?P<call>\w+)\(|(?P<new>KinematicCollision3D\.new)\(|(?P<helper>_engine_delta|_collision_shape|_result_object|_collision_at|_movable)\((?:index|collision)?\)",
     )
     .unwrap();
     let rust_helper = |name: &str| Some(rust_fn(&rust, name).to_string());

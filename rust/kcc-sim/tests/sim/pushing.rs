@@ -67,22 +67,40 @@ fn with_no_strength_a_crate_is_a_wall() {
     assert!((last_position(&run).z + 0.6).abs() < 0.01);
 }
 
+/// A low crate against a wall is pushed (it cannot move) and not climbed, whichever way the
+/// steps are found: from the slide's contacts, or by the probe before the slide (which sees the
+/// crate through its contact's `movable`); allowed to step onto bodies, the character climbs it.
 #[test]
 fn a_low_crate_is_stepped_onto_only_when_the_character_may_step_onto_bodies() {
-    let mut scenario = course_file("push_crate_wall");
-    let pushed = ours(&scenario, 60.0);
-    assert!(pushed.ticks.iter().all(|t| t.stepped.is_none()));
-    assert!(pushed.ticks.iter().all(|t| t.position.y < 0.01));
-    scenario.character.controller.stairs.step_onto_bodies = true;
-    let climbed = ours(&scenario, 60.0);
-    let highest = climbed
-        .ticks
-        .iter()
-        .map(|t| t.position.y)
-        .fold(f32::MIN, f32::max);
-    // The crate is 0.3 m tall: the character stands on it.
-    assert!(highest > 0.28, "highest {highest} m");
-    assert!(climbed.ticks.iter().any(|t| t.stepped.is_some()));
+    use kcc::StepDetection;
+    for detection in [StepDetection::Contacts, StepDetection::Probe] {
+        let mut scenario = course_file("push_crate_wall");
+        scenario.character.controller.stairs.ground_follow = kcc::GroundFollow::Snap {
+            flat_base: true,
+            detection,
+        };
+        for rate in [30.0, 60.0, 240.0] {
+            let pushed = ours(&scenario, rate);
+            assert!(
+                pushed.ticks.iter().all(|t| t.stepped.is_none()),
+                "{detection:?} at {rate} Hz"
+            );
+            assert!(
+                pushed.ticks.iter().all(|t| t.position.y < 0.01),
+                "{detection:?} at {rate} Hz"
+            );
+        }
+        scenario.character.controller.stairs.step_onto_bodies = true;
+        let climbed = ours(&scenario, 60.0);
+        let highest = climbed
+            .ticks
+            .iter()
+            .map(|t| t.position.y)
+            .fold(f32::MIN, f32::max);
+        // The crate is 0.3 m tall: the character stands on it.
+        assert!(highest > 0.28, "{detection:?}: highest {highest} m");
+        assert!(climbed.ticks.iter().any(|t| t.stepped.is_some()));
+    }
 }
 
 /// The table and key a file whose `[[rigid_body]]` table holds `body` (its lines) is refused

@@ -92,6 +92,10 @@ pub struct StepUp {
 /// `met`: what a test of `motion` from `from` already found, when the caller has it (the first
 /// collision of a slide that made that motion, see [`KinematicBody::first_slide_collision`]): it
 /// stands for the probe's first test, which is then not made.
+///
+/// What the probe meets is no step when it is [`Contact::movable`](crate::Contact::movable) (a
+/// body the engine simulates, or another character) and the settings do not allow stepping
+/// onto bodies ([`StairSettings::step_onto_bodies`]).
 pub fn step_up<B: KinematicBody + ?Sized>(
     body: &mut B,
     from: Vec3,
@@ -111,10 +115,14 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         Probe::Blocked => return Ahead::Blocked,
     };
     let length = horizontal(motion, up).length();
+    // A body the engine simulates or another character is pushed or met as a wall, not
+    // climbed, unless the settings allow it.
+    let movable = obstacle.contact.movable && !settings.step_onto_bodies;
     if !settings.step_up_enabled
         || settings.max_step_height <= 0.0
         || length <= 0.0
         || obstacle.overhang
+        || movable
     {
         return Ahead::Blocked;
     }

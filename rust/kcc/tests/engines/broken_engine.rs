@@ -50,6 +50,7 @@ impl KinematicBody for Liar {
             normal: self.normal,
             point: from + travel,
             depth: 0.001,
+            movable: false,
         };
         MotionTest {
             travel,

@@ -107,6 +107,7 @@ impl KinematicBody for StepEdge {
                         normal,
                         point: Vec3::ZERO,
                         depth: 0.0,
+                        movable: false,
                     }),
                 };
             }
@@ -123,6 +124,7 @@ impl KinematicBody for StepEdge {
                 normal: Vec3::Y,
                 point: from + travel,
                 depth: 0.0,
+                movable: false,
             }),
         }
     }
