@@ -220,10 +220,10 @@ pub struct Jolt {
     gravity: Vec3,
     /// The platforms and rigid bodies this character's ticks move (none in a shared world).
     moving: Moving,
-    /// The character's mass and strength when it meets rigid bodies (its world has some).
-    push: Option<PushSettings>,
+    /// What the character is made with besides its shape (see [`Traits`]).
+    traits: Traits,
     /// The character's standing shape, its crouched shape, and its floor max angle, rad.
-    shapes: (CharacterShape, CharacterShape, f32),
+    shapes: (CharacterShape, CharacterShape),
     /// Step heights up and down, m: standing, and crouched.
     steps: [(Vec3, Vec3); 2],
     /// Time at the end of the last tick, s.
@@ -233,37 +233,55 @@ pub struct Jolt {
 impl JoltMover {
     /// The scenario's character at its start, in a Jolt world of its own.
     pub fn new(scenario: &Scenario) -> Self {
-        let engine = build(&scenario.world, true).and_then(|(physics, moving)| {
-            let push = (!moving.movables.is_empty()).then_some(scenario.character.controller.push);
-            Jolt::new(scenario, physics, push).map(|jolt| Jolt { moving, ..jolt })
+        let built = build(&scenario.world, true);
+        let traits = |moving: &Moving| Traits {
+            max_slope: scenario.character.body.floor_max_angle,
+            push: (!moving.movables.is_empty()).then_some(scenario.character.controller.push),
+            meets_characters: !scenario.others.is_empty(),
+        };
+        let others: Vec<_> = match &built {
+            Ok((physics, moving)) => scenario
+                .others
+                .iter()
+                .map(|other| {
+                    let mut other_scenario = scenario.clone();
+                    other_scenario.start.position = other.start;
+                    other_scenario.start.velocity = Vec3::ZERO;
+                    Jolt::new(&other_scenario, physics.clone(), traits(moving))
+                })
+                .collect(),
+            Err(e) => scenario.others.iter().map(|_| Err(e.clone())).collect(),
+        };
+        let engine = built.and_then(|(physics, moving)| {
+            Jolt::new(scenario, physics, traits(&moving)).map(|jolt| Jolt { moving, ..jolt })
         });
-        Self::with_engine(scenario, engine)
+        let mover = Self::with_engine(scenario, engine);
+        match others.is_empty() {
+            true => mover,
+            false => mover.with_others(scenario, others),
+        }
     }
 
     /// The scenario's character at its start, in `physics` (built from the scenario's solids
     /// by [`world`]; several characters may share it).
     pub fn in_world(scenario: &Scenario, physics: JoltWorld) -> Self {
-        Self::with_engine(scenario, Jolt::new(scenario, physics, None))
+        let traits = Traits {
+            max_slope: scenario.character.body.floor_max_angle,
+            push: None,
+            meets_characters: false,
+        };
+        Self::with_engine(scenario, Jolt::new(scenario, physics, traits))
     }
 }
 
 impl Jolt {
-    /// The scenario's character at its start in `physics`, with its contacts there read; with
-    /// `push` (its world has rigid bodies), of that mass and strength.
-    fn new(
-        scenario: &Scenario,
-        physics: JoltWorld,
-        push: Option<PushSettings>,
-    ) -> Result<Self, String> {
+    /// The scenario's character at its start in `physics`, made with `traits`, with its
+    /// contacts there read.
+    fn new(scenario: &Scenario, physics: JoltWorld, traits: Traits) -> Result<Self, String> {
         let body = &scenario.character.body;
         let start = scenario.start.position;
         let crouched = crate::peer::crouched(scenario);
-        let character = create(
-            &mut physics.borrow_mut(),
-            body.shape,
-            (body.floor_max_angle, push),
-            start,
-        )?;
+        let character = create(&mut physics.borrow_mut(), body.shape, traits, start)?;
         let settings = scenario.character.controller;
         let stairs = settings.stairs;
         let steps = |height: f32| {
@@ -292,9 +310,9 @@ impl Jolt {
             update,
             gravity: Vec3::NEG_Y * settings.gravity.gravity,
             moving: Moving::default(),
-            push,
+            traits,
             time: 0.0,
-            shapes: (body.shape, crouched.0, body.floor_max_angle),
+            shapes: (body.shape, crouched.0),
             steps,
         })
     }
@@ -366,26 +384,39 @@ fn jolt_shape(shape: CharacterShape) -> Result<(Shape, f32), String> {
     Ok((shape, radius))
 }
 
-/// Creates a character of `shape` with the floor max angle `max_slope` (rad) in `physics`, its
-/// bottom at `position` (m), and reads its contacts there. With `push` (its world has rigid
-/// bodies), the character has that mass and strength and an inner body of its shape.
+/// What a character is made with besides its shape and place.
+#[derive(Debug, Clone, Copy)]
+struct Traits {
+    /// The floor max angle, rad.
+    max_slope: f32,
+    /// Its mass and strength when its world has rigid bodies: it then also has an inner body
+    /// of its shape, which rigid bodies meet.
+    push: Option<PushSettings>,
+    /// It collides with the other characters of its world (Jolt's `CharacterVsCharacter`, for
+    /// those that have this set too).
+    meets_characters: bool,
+}
+
+/// Creates a character of `shape` made with `traits` in `physics`, its bottom at `position`
+/// (m), and reads its contacts there.
 fn create(
     physics: &mut PhysicsWorld,
     shape: CharacterShape,
-    (max_slope, push): (f32, Option<PushSettings>),
+    traits: Traits,
     position: Vec3,
 ) -> Result<CharacterId, String> {
     let half_height = shape.height() * 0.5;
     let (shape, radius) = jolt_shape(shape)?;
     let settings = CharacterSettings::new(&shape)
         .shape_offset((Vec3::Y * half_height).into())
-        .max_slope_angle(max_slope)
+        .max_slope_angle(traits.max_slope)
+        .collide_with_characters(traits.meets_characters)
         .supporting_volume(Vec3::Y.into(), -radius);
-    let inner = push.map(|_| InnerBody {
+    let inner = traits.push.map(|_| InnerBody {
         shape: &shape,
         object_layer: ObjectLayer::MOVING,
     });
-    let settings = match push {
+    let settings = match traits.push {
         Some(push) => settings
             .mass(push.mass)
             .max_strength(push.strength)
@@ -452,9 +483,9 @@ impl Jolt {
         let old = physics.character(self.character).map_err(jolt)?;
         let (position, velocity): (Vec3, Vec3) =
             (old.position().into(), old.linear_velocity().into());
-        let (standing, crouching, max_slope) = self.shapes;
+        let (standing, crouching) = self.shapes;
         let shape = if crouched { crouching } else { standing };
-        let id = create(physics, shape, (max_slope, self.push), position)?;
+        let id = create(physics, shape, self.traits, position)?;
         physics.remove_character(self.character).map_err(jolt)?;
         self.character = id;
         physics

@@ -11,7 +11,7 @@ use kcc::{ControllerSettings, JumpState, KinematicBody};
 use kcc_parry::ParryBody;
 
 use crate::run::{Command, Moved, Mover};
-use crate::scenario::Scenario;
+use crate::scenario::{OtherCharacter, Scenario};
 
 /// A tick counts as a stair step for a peer (which reports none) when the body is on the floor
 /// before and after and its vertical move exceeds, by more than this (m), what the steeper of the
@@ -128,6 +128,9 @@ pub struct PeerMover<E> {
     crouched: bool,
     jumps: JumpState,
     observer: Observer,
+    /// The scenario's other characters, each moved by an engine of the same kind in the same
+    /// world (empty when the engine has no characters meeting each other).
+    others: Vec<(PeerMover<E>, OtherCharacter)>,
 }
 
 impl<E: Engine> PeerMover<E> {
@@ -143,7 +146,31 @@ impl<E: Engine> PeerMover<E> {
             crouched: false,
             jumps: JumpState::default(),
             observer: Observer::new(scenario),
+            others: Vec::new(),
         }
+    }
+
+    /// This mover with the scenario's other characters, moved by `engines` (one per
+    /// `[[other_character]]`, in order, each in this engine's world): the observer then
+    /// measures this character against them.
+    pub(crate) fn with_others(
+        mut self,
+        scenario: &Scenario,
+        engines: Vec<Result<E, String>>,
+    ) -> Self {
+        self.observer = Observer::among(scenario);
+        self.others = scenario
+            .others
+            .iter()
+            .zip(engines)
+            .map(|(spec, engine)| {
+                let mut other = scenario.clone();
+                other.start.position = spec.start;
+                other.start.velocity = Vec3::ZERO;
+                (PeerMover::with_engine(&other, engine), spec.clone())
+            })
+            .collect();
+        self
     }
 }
 
@@ -234,6 +261,16 @@ impl<E: Engine> Mover for PeerMover<E> {
         self.observer.movables(|m| m.center_now())
     }
 
+    fn move_others(&mut self, time: f64, dt: f32) -> Vec<Vec3> {
+        let mut places = Vec::with_capacity(self.others.len());
+        for (mover, spec) in &mut self.others {
+            mover.tick(&Command::of(spec.input_at(time)), dt);
+            places.push(mover.position);
+        }
+        self.observer.place_characters(&places);
+        places
+    }
+
     fn movable_turns(&self) -> Vec<f32> {
         self.observer.movables(|m| m.turn_now())
     }
@@ -280,6 +317,27 @@ impl Observer {
             last_move: (Vec3::ZERO, false),
             slope: 0.0,
             moved_bodies: false,
+        }
+    }
+
+    /// An observer of the scenario's character among its other characters (where they start):
+    /// the probe's world holds them, and [`Observer::place_characters`] moves them.
+    pub(crate) fn among(scenario: &Scenario) -> Self {
+        let mut observer = Self::new(scenario);
+        let body = scenario.character.body;
+        let starts: Vec<Vec3> = scenario.others.iter().map(|o| o.start).collect();
+        let world = crate::run::with_characters(&scenario.world, &body, &starts);
+        observer.probe =
+            ParryBody::new(world, body, scenario.start.position).expect("validated body settings");
+        observer
+    }
+
+    /// Puts the other characters of the probe's world (see [`Observer::among`]) where they
+    /// stand now (bottom of the shape, m), in the file's order.
+    pub(crate) fn place_characters(&mut self, places: &[Vec3]) {
+        let settings = *self.probe.settings();
+        for (which, place) in places.iter().enumerate() {
+            self.probe.place_character(which, &settings, *place);
         }
     }
 

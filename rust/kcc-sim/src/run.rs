@@ -380,7 +380,11 @@ struct OtherMover {
 
 /// `world` with another character's body for each of `starts` (bottom of its shape, m), of
 /// `settings`, in order.
-fn with_characters(world: &World, settings: &BodySettings, starts: &[Vec3]) -> Arc<World> {
+pub(crate) fn with_characters(
+    world: &World,
+    settings: &BodySettings,
+    starts: &[Vec3],
+) -> Arc<World> {
     let mut world = world.clone();
     let (shape, lift) = kcc_parry::character_collider(settings);
     for start in starts {

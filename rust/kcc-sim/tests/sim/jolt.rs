@@ -131,6 +131,27 @@ mod with_jolt {
         let heavy = jolt("push_crate_heavy", 144.0);
         assert!(passed(&heavy, "body_travel_max"), "{:?}", heavy.checks);
     }
+
+    /// The other characters of a file are `CharacterVirtual`s of the same world, moved by their
+    /// own input, and the characters collide with each other as Jolt's do
+    /// (`CharacterVsCharacter`): in a 1.5 m corridor they stop face to face, in a 3 m one they
+    /// pass (each file checks where both end, that neither overlaps the other for long and,
+    /// blocked, that they stand still).
+    #[test]
+    fn jolts_characters_block_each_other_in_a_corridor_and_pass_in_a_wide_one() {
+        for rate in [60.0, 144.0] {
+            for name in ["characters_corridor_blocked", "characters_corridor_pass"] {
+                let outcome = jolt(name, rate);
+                assert!(
+                    outcome.passed(),
+                    "{name} at {rate} Hz: {:?}",
+                    outcome.checks
+                );
+                // The other character is moved and reported every tick.
+                assert!(outcome.run.others.iter().all(|o| o.len() == 1), "{name}");
+            }
+        }
+    }
 }
 
 #[cfg(not(feature = "jolt"))]
