@@ -124,7 +124,7 @@ fn build(world: &World, moving: bool) -> Result<(JoltWorld, Moving), String> {
         }
         .friction(FRICTION);
         let refused = |e: &dyn std::fmt::Display| format!("Jolt refused solid {index}: {e}");
-        // The peers meet no other character (the scenario's world has none).
+        // The scenario's world holds no character: a peer's other characters are its own.
         let Some((shape, settings)) = jolt_body(solid, base).map_err(|e| refused(&e))? else {
             continue;
         };
