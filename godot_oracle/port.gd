@@ -122,6 +122,13 @@ func touched_body(index: int) -> Dictionary:
 	var rigid := collision.get_collider() as RigidBody3D
 	if rigid == null or rigid.is_freeze_enabled():
 		return {}
+	return _touched_of(collision, rigid)
+
+
+## The body `rigid` that `collision` touched, as the port describes it: its id, the contact's
+## normal and point, its mass and its linear velocity now (with the impulses given since the
+## last physics step).
+static func _touched_of(collision: KinematicCollision3D, rigid: RigidBody3D) -> Dictionary:
 	var rid := rigid.get_rid()
 	return {
 		"id": rid.get_id(),
@@ -168,15 +175,7 @@ func floor_body() -> Dictionary:
 	var rigid := collision.get_collider() as RigidBody3D
 	if rigid == null or rigid.is_freeze_enabled():
 		return {}
-	var rid := rigid.get_rid()
-	var found := {
-		"id": rid.get_id(),
-		"normal": collision.get_normal(),
-		"point": collision.get_position(),
-		"mass": rigid.get_mass(),
-		"velocity":
-		PhysicsServer3D.body_get_state(rid, PhysicsServer3D.BODY_STATE_LINEAR_VELOCITY),
-	}
+	var found := _touched_of(collision, rigid)
 	_floor_body = rigid
 	return found
 

@@ -211,19 +211,7 @@ where
         if rigid.is_freeze_enabled() {
             return None;
         }
-        let rid = rigid.get_rid();
-        Some(Touched {
-            id: rid.to_u64(),
-            normal: to_glam(collision.get_normal()),
-            point: to_glam(collision.get_position()),
-            mass: rigid.get_mass(),
-            velocity: to_glam(
-                PhysicsServer3D::singleton()
-                    .body_get_state(rid, BodyState::LINEAR_VELOCITY)
-                    .try_to::<Vector3>()
-                    .unwrap_or_default(),
-            ),
-        })
+        Some(touched_of(&collision, &rigid))
     }
 
     fn touched_character(&self, index: usize) -> bool {
@@ -268,19 +256,7 @@ where
         if rigid.is_freeze_enabled() {
             return None;
         }
-        let rid = rigid.get_rid();
-        let found = Touched {
-            id: rid.to_u64(),
-            normal: to_glam(collision.get_normal()),
-            point: to_glam(collision.get_position()),
-            mass: rigid.get_mass(),
-            velocity: to_glam(
-                PhysicsServer3D::singleton()
-                    .body_get_state(rid, BodyState::LINEAR_VELOCITY)
-                    .try_to::<Vector3>()
-                    .unwrap_or_default(),
-            ),
-        };
+        let found = touched_of(&collision, &rigid);
         self.floor = Some(rigid);
         Some(found)
     }
@@ -412,6 +388,25 @@ fn write_shape(shape: &Gd<Shape3D>, sizes: BodyShape) {
             }
         }
         BodyShape::Sphere { .. } | BodyShape::Convex | BodyShape::Other => {}
+    }
+}
+
+/// The body `rigid` that `collision` touched, as the port describes it: its id, the contact's
+/// normal and point, its mass and its linear velocity now (with the impulses given since the
+/// last physics step).
+fn touched_of(collision: &Gd<KinematicCollision3D>, rigid: &Gd<RigidBody3D>) -> Touched {
+    let rid = rigid.get_rid();
+    Touched {
+        id: rid.to_u64(),
+        normal: to_glam(collision.get_normal()),
+        point: to_glam(collision.get_position()),
+        mass: rigid.get_mass(),
+        velocity: to_glam(
+            PhysicsServer3D::singleton()
+                .body_get_state(rid, BodyState::LINEAR_VELOCITY)
+                .try_to::<Vector3>()
+                .unwrap_or_default(),
+        ),
     }
 }
 

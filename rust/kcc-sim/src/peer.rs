@@ -152,7 +152,9 @@ impl<E: Engine> PeerMover<E> {
 
     /// This mover with the scenario's other characters, moved by `engines` (one per
     /// `[[other_character]]`, in order, each in this engine's world): the observer then
-    /// measures this character against them.
+    /// measures this character against them. Jolt's peer has them (Rapier's controller has no
+    /// characters meeting each other).
+    #[cfg(feature = "jolt")]
     pub(crate) fn with_others(
         mut self,
         scenario: &Scenario,
@@ -322,6 +324,7 @@ impl Observer {
 
     /// An observer of the scenario's character among its other characters (where they start):
     /// the probe's world holds them, and [`Observer::place_characters`] moves them.
+    #[cfg(feature = "jolt")]
     pub(crate) fn among(scenario: &Scenario) -> Self {
         let mut observer = Self::new(scenario);
         let body = scenario.character.body;

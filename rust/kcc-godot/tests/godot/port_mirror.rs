@@ -193,11 +193,11 @@ fn the_oracle_and_the_addon_make_the_same_engine_calls() {
         .find("impl<T> KinematicBody for GodotBody")
         .expect("body.rs implements the port")..];
     let rust_pattern = Regex::new(
-        r"(?:base(?:_mut)?\(\)\s*\.\s*|\bcollision\s*\.\s*|\brigid\s*\.\s*|(?:Engine|PhysicsServer3D)::singleton\(\)\s*\.\s*)(?P<call>\w+)\s*\(|(?P<new>KinematicCollision3D::new_gd)\(|self\.(?P<helper>engine_delta|collision_shape|result_object|collision_at)\((?:index)?\)|\b(?P<free>movable)\(&collision\)",
+        r"(?:base(?:_mut)?\(\)\s*\.\s*|\bcollision\s*\.\s*|\brigid\s*\.\s*|(?:Engine|PhysicsServer3D)::singleton\(\)\s*\.\s*)(?P<call>\w+)\s*\(|(?P<new>KinematicCollision3D::new_gd)\(|self\.(?P<helper>engine_delta|collision_shape|result_object|collision_at)\((?:index)?\)|\b(?P<free>movable|touched_of)\(&collision(?:, &rigid)?\)",
     )
     .unwrap();
     let gd_pattern = Regex::new(
-        r"(?:\bbody\.|\bcollision\.|\brigid\.|\bEngine\.|\bPhysicsServer3D\.)(?P<call>\w+)\(|(?P<new>KinematicCollision3D\.new)\(|(?P<helper>_engine_delta|_collision_shape|_result_object|_collision_at|_movable)\((?:index|collision)?\)",
+        r"(?:\bbody\.|\bcollision\.|\brigid\.|\bEngine\.|\bPhysicsServer3D\.)(?P<call>\w+)\(|(?P<new>KinematicCollision3D\.new)\(|(?P<helper>_engine_delta|_collision_shape|_result_object|_collision_at|_movable|_touched_of)\((?:index|collision|collision, rigid)?\)",
     )
     .unwrap();
     let rust_helper = |name: &str| Some(rust_fn(&rust, name).to_string());
