@@ -47,19 +47,27 @@ impl<'a, T> GodotBody<'a, T>
 where
     T: WithBaseField + GodotClass<Base = CharacterBody3D>,
 {
-    /// The port over `owner`'s node. Borrowing `owner` for the port's lifetime keeps other code
-    /// from touching the object's fields in the middle of a tick.
-    pub fn new(owner: &'a mut T) -> Self {
+    /// The port over `owner`'s node, its motion tests writing into `result` (kept from an
+    /// earlier port of the same node, see [`Self::into_result`]) when there is one. Borrowing
+    /// `owner` for the port's lifetime keeps other code from touching the object's fields in
+    /// the middle of a tick.
+    pub fn with_result(owner: &'a mut T, result: Option<Gd<KinematicCollision3D>>) -> Self {
         Self {
             owner,
             carried: false,
-            result: None,
+            result,
             floor: None,
         }
     }
 
-    /// The object a motion test writes its result into: one for all the tests of this port (a
-    /// tick's), made by the first. The engine writes every field a test reads (travel and
+    /// The result object of this port's motion tests, if one was made or handed in: the next
+    /// port of the node can write into it (no allocation per tick).
+    pub fn into_result(self) -> Option<Gd<KinematicCollision3D>> {
+        self.result
+    }
+
+    /// The object a motion test writes its result into: one for all the tests of this port
+    /// (and of the ports after it that are handed it), made by the first. The engine writes every field a test reads (travel and
     /// remainder always, the contact on a hit, which is read only after a hit), so nothing of
     /// an earlier test leaks into a later one.
     fn result_object(&mut self) -> Gd<KinematicCollision3D> {

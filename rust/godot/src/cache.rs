@@ -1,5 +1,6 @@
 //! What the node keeps between ticks so that a tick asks Godot nothing it already knows: the
-//! controller built from the inspector's properties, which input actions exist, the yaw node.
+//! controller built from the inspector's properties, which input actions exist, the yaw node
+//! (and, in `RustCharacterBody3D` itself, the `KinematicCollision3D` its motion tests write into).
 //!
 //! Each is a [`Keyed`] value: made again only when what it is made from changes (a property, an
 //! action's name), compared by value each tick, which costs no allocation and no engine call.

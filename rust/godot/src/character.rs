@@ -9,7 +9,7 @@ use godot::classes::character_body_3d::MotionMode;
 use godot::classes::notify::Node3DNotification;
 use godot::classes::{
     CharacterBody3D, CollisionPolygon3D, CollisionShape3D, Engine, ICharacterBody3D, Input,
-    InputMap, Node, Node3D, ProjectSettings,
+    InputMap, KinematicCollision3D, Node, Node3D, ProjectSettings,
 };
 use godot::prelude::*;
 
@@ -366,6 +366,9 @@ pub struct RustCharacterBody3D {
     yaw: Option<Gd<Node3D>>,
     /// The configuration warnings the editor shows.
     shown: ShownWarnings,
+    /// The object the port's motion tests write their results into, made by the first and
+    /// kept across ticks (see [`Self::with_port`]): no allocation per tick.
+    motion_result: Option<Gd<KinematicCollision3D>>,
 
     base: Base<CharacterBody3D>,
 }
@@ -600,7 +603,7 @@ impl RustCharacterBody3D {
         let Some((controller, velocity)) = self.prepare("move_and_step") else {
             return false;
         };
-        let report = controller.move_and_step(&mut GodotBody::new(self), velocity, delta as f32);
+        let report = self.with_port(|body| controller.move_and_step(body, velocity, delta as f32));
         self.apply_report(&report);
         report.stepped.is_some()
     }
@@ -617,7 +620,7 @@ impl RustCharacterBody3D {
         let Some((controller, velocity)) = self.prepare("stair_step_up") else {
             return 0.0;
         };
-        let height = controller.stair_step_up(&mut GodotBody::new(self), velocity, delta as f32);
+        let height = self.with_port(|body| controller.stair_step_up(body, velocity, delta as f32));
         let up = to_glam(self.base().get_up_direction());
         let Some(step) = signals::step_up(height, velocity, up) else {
             return 0.0;
@@ -641,12 +644,9 @@ impl RustCharacterBody3D {
         let travel = to_glam(self.base().get_position_delta());
         let up = kcc::floor::unit_up(to_glam(self.base().get_up_direction()));
         let horizontal_travel = kcc::floor::horizontal(travel, up).length();
-        let step = controller.stair_step_down(
-            &mut GodotBody::new(self),
-            was_grounded,
-            velocity,
-            horizontal_travel,
-        );
+        let step = self.with_port(|body| {
+            controller.stair_step_down(body, was_grounded, velocity, horizontal_travel)
+        });
         self.emit(step.map(BodySignal::Stepped));
         step.unwrap_or(0.0)
     }
@@ -661,12 +661,9 @@ impl RustCharacterBody3D {
             return transform;
         };
         let iterations = controller.settings().stairs.sweep_iterations;
-        let sweep = kcc::sweep::iterate_sweep(
-            &mut GodotBody::new(self),
-            to_glam(transform.origin),
-            to_glam(motion),
-            iterations,
-        );
+        let sweep = self.with_port(|body| {
+            kcc::sweep::iterate_sweep(body, to_glam(transform.origin), to_glam(motion), iterations)
+        });
         let mut end = transform;
         end.origin = to_godot(sweep.end);
         end
@@ -787,12 +784,26 @@ impl RustCharacterBody3D {
             crouch: buttons.crouch,
         };
         let mut state = self.state;
-        let mut body = GodotBody::new(self);
-        let report = controller.tick_with(&mut body, &input, &mut state, delta);
-        let height = state.crouch.standing_height.map(|_| body.shape_height());
+        let (report, height) = self.with_port(|body| {
+            let report = controller.tick_with(body, &input, &mut state, delta);
+            (
+                report,
+                state.crouch.standing_height.map(|_| body.shape_height()),
+            )
+        });
         self.state = state;
         self.crouch_drop = crouch_drop(state.crouch.standing_height, height);
         self.apply_report(&report);
+    }
+
+    /// Runs `f` with the port over this node, handing it the motion tests' result object kept
+    /// from the last tick and keeping it for the next.
+    fn with_port<R>(&mut self, f: impl FnOnce(&mut GodotBody<'_, Self>) -> R) -> R {
+        let kept = self.motion_result.take();
+        let mut body = GodotBody::with_result(self, kept);
+        let out = f(&mut body);
+        self.motion_result = body.into_result();
+        out
     }
 
     /// Writes a tick's velocity back to the body, warns about input the core replaced, and
