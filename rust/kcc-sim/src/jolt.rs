@@ -244,10 +244,8 @@ impl JoltMover {
                 .others
                 .iter()
                 .map(|other| {
-                    let mut other_scenario = scenario.clone();
-                    other_scenario.start.position = other.start;
-                    other_scenario.start.velocity = Vec3::ZERO;
-                    Jolt::new(&other_scenario, physics.clone(), traits(moving))
+                    let other = crate::peer::as_other(scenario, other);
+                    Jolt::new(&other, physics.clone(), traits(moving))
                 })
                 .collect(),
             Err(e) => scenario.others.iter().map(|_| Err(e.clone())).collect(),

@@ -33,6 +33,16 @@ pub(crate) fn crouched(scenario: &Scenario) -> (kcc_parry::CharacterShape, f32) 
     )
 }
 
+/// `scenario` seen from its other character `spec`: the same character and world, starting
+/// where that one starts, at rest.
+#[cfg(feature = "jolt")]
+pub(crate) fn as_other(scenario: &Scenario, spec: &OtherCharacter) -> Scenario {
+    let mut other = scenario.clone();
+    other.start.position = spec.start;
+    other.start.velocity = Vec3::ZERO;
+    other
+}
+
 /// The velocity our movement model asks of a peer for one tick, m/s.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) struct Wish {
@@ -166,9 +176,7 @@ impl<E: Engine> PeerMover<E> {
             .iter()
             .zip(engines)
             .map(|(spec, engine)| {
-                let mut other = scenario.clone();
-                other.start.position = spec.start;
-                other.start.velocity = Vec3::ZERO;
+                let other = as_other(scenario, spec);
                 (PeerMover::with_engine(&other, engine), spec.clone())
             })
             .collect();
