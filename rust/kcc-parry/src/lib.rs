@@ -40,6 +40,7 @@
 #![warn(missing_docs)]
 
 pub mod body;
+mod cylinder;
 pub mod geometry;
 mod margin;
 mod movable;

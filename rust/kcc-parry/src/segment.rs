@@ -110,6 +110,38 @@ impl Face {
         }
         planes
     }
+
+    /// The triangle `a b c` (m) as the five planes that bound it: its two sides and, across
+    /// each edge, the plane through the edge square to the triangle. `None` when it is too thin
+    /// for a normal (a sliver, a line or a point).
+    pub(crate) fn of_triangle(a: DVec3, b: DVec3, c: DVec3) -> Option<[Face; 5]> {
+        let normal = (b - a).cross(c - a).try_normalize()?;
+        let across = |from: DVec3, to: DVec3, opposite: DVec3| {
+            let out = (to - from).cross(normal).try_normalize()?;
+            let out = if out.dot(opposite - from) > 0.0 {
+                -out
+            } else {
+                out
+            };
+            Some(Face {
+                normal: out,
+                offset: out.dot(from),
+            })
+        };
+        Some([
+            Face {
+                normal,
+                offset: normal.dot(a),
+            },
+            Face {
+                normal: -normal,
+                offset: -normal.dot(a),
+            },
+            across(a, b, c)?,
+            across(b, c, a)?,
+            across(c, a, b)?,
+        ])
+    }
 }
 
 /// Nearest points `(on the segment, on the polyhedron)` between the segment from `a` to `b`
@@ -151,7 +183,7 @@ pub(crate) mod tests {
     use super::*;
     use parry3d_f64::math::Pose;
     use parry3d_f64::query;
-    use parry3d_f64::shape::{Cuboid, Segment};
+    use parry3d_f64::shape::{Cuboid, Segment, Triangle};
 
     /// A small deterministic generator: xorshift64, values in [-1, 1).
     pub(crate) struct Numbers(pub(crate) u64);
@@ -273,6 +305,43 @@ pub(crate) mod tests {
             )
             .is_none()
         );
+    }
+
+    #[test]
+    fn a_segment_over_a_triangle_agrees_with_gjk() {
+        let mut numbers = Numbers(0x6a09_e667_f3bc_c908);
+        let mut exact = 0;
+        for _ in 0..20_000 {
+            let (a, b, c) = (
+                numbers.vector(2.0),
+                numbers.vector(2.0),
+                numbers.vector(2.0),
+            );
+            let Some(faces) = Face::of_triangle(a, b, c) else {
+                continue;
+            };
+            let (from, to) = (numbers.vector(3.0), numbers.vector(3.0));
+            let Some((p, q)) = nearest_on_face(from, to, &faces) else {
+                continue;
+            };
+            let contact = query::contact(
+                &Pose::IDENTITY,
+                &Segment::new(from, to),
+                &Pose::IDENTITY,
+                &Triangle::new(a, b, c),
+                20.0,
+            )
+            .expect("supported pair")
+            .expect("within 20 m");
+            let distance = p.distance(q);
+            assert!(
+                (distance - contact.dist).abs() < 1e-9,
+                "{from} {to} over {a} {b} {c}: {distance} for {}",
+                contact.dist
+            );
+            exact += 1;
+        }
+        assert!(exact > 500, "only {exact} segments over a triangle");
     }
 
     #[test]

@@ -6,9 +6,11 @@
 //! A capsule is queried as its segment grown by its radius (`Rounded`): GJK between polytopes
 //! ends exactly in a few steps, where on the rounded capsule it needs many steps near a touch
 //! and still stops up to several micrometres off near an edge or a corner (measured in the
-//! tests below). A segment and a box, or a segment over a hull's face, have a closed form
-//! (`segment`). Casts advance conservatively on those exact distances (`advance`), then step
-//! onto the first touch (`first_touch`).
+//! tests below). A segment and a box, or a segment over a face of a hull or a mesh's triangle,
+//! have a closed form (`segment`); so have a cylinder and an upright box, or a cylinder over
+//! such a face or a box's (`cylinder`: GJK on a cylinder was the slowest query, and the
+//! roughest, up to micrometres off). Casts advance conservatively on those exact distances
+//! (`advance`), then step onto the first touch (`first_touch`).
 //!
 //! A convex solid may be rounded as Jolt rounds Godot's boxes and convex polygons with their
 //! margin ([`Solid::with_margin`]): its inner shape (shrunk by the convex radius, see `margin`)
@@ -23,8 +25,9 @@ use glam::DVec3;
 use parry3d_f64::bounding_volume::{Aabb, BoundingVolume};
 use parry3d_f64::math::Pose;
 use parry3d_f64::query::{self, ShapeCastOptions};
-use parry3d_f64::shape::{Segment, Shape, SharedShape, TriMesh};
+use parry3d_f64::shape::{Cylinder, Segment, Shape, SharedShape, TriMesh, Triangle};
 
+use crate::cylinder;
 use crate::geometry::GeometryError;
 use crate::margin;
 use crate::segment::{self, Face};
@@ -313,7 +316,9 @@ impl Solid {
                 let local = reach.transform_by(&self.pose.inverse());
                 for index in mesh.bvh().intersect_aabb(&local) {
                     let triangle = mesh.triangle(index);
-                    let target = Target::new(&self.pose, &triangle, &[]);
+                    let faces = triangle_faces(&triangle);
+                    let faces = faces.as_ref().map_or(&[][..], |f| &f[..]);
+                    let target = Target::new(&self.pose, &triangle, faces);
                     if let Some(touch) = body.contact(pose, &target, prediction) {
                         found(touch);
                     }
@@ -347,12 +352,21 @@ impl Solid {
                     .intersect_aabb(&local)
                     .filter_map(|index| {
                         let triangle = mesh.triangle(index);
-                        first_touch(body, pose, motion, &Target::new(&self.pose, &triangle, &[]))
+                        let faces = triangle_faces(&triangle);
+                        let faces = faces.as_ref().map_or(&[][..], |f| &f[..]);
+                        let target = Target::new(&self.pose, &triangle, faces);
+                        first_touch(body, pose, motion, &target)
                     })
                     .reduce(f64::min)
             }
         }
     }
+}
+
+/// The planes that bound a mesh's triangle, in the mesh's frame (none for a sliver): the faces
+/// the closed forms of a segment and a cylinder look for their nearest points on.
+fn triangle_faces(triangle: &Triangle) -> Option<[Face; 5]> {
+    Face::of_triangle(triangle.a, triangle.b, triangle.c)
 }
 
 /// A contact between the body's shape and a solid, in world space.
@@ -375,7 +389,8 @@ struct Target<'a> {
     pose: &'a Pose,
     /// The core: the whole shape, or the inner shape of a rounded solid.
     shape: &'a dyn Shape,
-    /// The faces of the core when it is a flat-faced hull, in its frame; empty otherwise.
+    /// The faces of the core when it is a flat-faced hull or a triangle, in its frame; empty
+    /// otherwise.
     faces: &'a [Face],
     /// Convex radius the core is grown by, m.
     radius: f64,
@@ -408,6 +423,9 @@ pub(crate) struct Rounded {
     core: SharedShape,
     /// The core when it is a segment, whose distance to a box or a face has a closed form.
     segment: Option<Segment>,
+    /// The shape when it is an upright cylinder, whose distance to an upright box has a
+    /// closed form.
+    cylinder: Option<Cylinder>,
     radius: f64,
 }
 
@@ -418,11 +436,13 @@ impl Rounded {
             Some(capsule) => Self {
                 core: SharedShape::new(capsule.segment),
                 segment: Some(capsule.segment),
+                cylinder: None,
                 radius: capsule.radius,
             },
             None => Self {
                 core: shape.clone(),
                 segment: None,
+                cylinder: shape.as_cylinder().copied(),
                 radius: 0.0,
             },
         }
@@ -432,6 +452,11 @@ impl Rounded {
     fn contact(&self, pose: &Pose, target: &Target, prediction: f64) -> Option<Touch> {
         if let Some(segment) = &self.segment
             && let Some(touch) = self.segment_contact(segment, pose, target)
+        {
+            return (touch.dist <= prediction).then_some(touch);
+        }
+        if let Some(cylinder) = &self.cylinder
+            && let Some(touch) = cylinder_contact(cylinder, pose, target)
         {
             return (touch.dist <= prediction).then_some(touch);
         }
@@ -495,6 +520,38 @@ impl Rounded {
             }
         })
     }
+}
+
+/// The contact of a cylinder at `pose` with `target` in closed form, when there is one (an
+/// upright box, turned about the cylinder's axis only; a face of a box or a hull) and the
+/// cylinder is further from the target than [`TOUCH_DISTANCE`].
+fn cylinder_contact(cylinder: &Cylinder, pose: &Pose, target: &Target) -> Option<Touch> {
+    let center = target.pose.inverse_transform_point(pose.translation);
+    let axis = target.pose.rotation.inverse() * (pose.rotation * DVec3::Y);
+    let (half_height, radius) = (cylinder.half_height, cylinder.radius);
+    let (on_cylinder, on_target) = match target.shape.as_cuboid() {
+        Some(cuboid) if axis.x == 0.0 && axis.z == 0.0 => {
+            cylinder::nearest_to_upright_box(center, half_height, radius, cuboid.half_extents)?
+        }
+        Some(cuboid) => {
+            let faces = cylinder::box_faces(cuboid.half_extents);
+            cylinder::nearest_on_face(center, axis, half_height, radius, &faces)?
+        }
+        None => cylinder::nearest_on_face(center, axis, half_height, radius, target.faces)?,
+    };
+    let distance = on_cylinder.distance(on_target);
+    (distance > TOUCH_DISTANCE).then(|| {
+        let normal = (on_target - on_cylinder) / distance;
+        Touch {
+            normal: target.pose.rotation * normal,
+            dist: distance - target.radius,
+            // On the rounded surface, toward the body.
+            point: target
+                .pose
+                .transform_point(on_target - normal * target.radius),
+            exact: true,
+        }
+    })
 }
 
 /// Most steps of the conservative advancement before [`advance`] falls back on parry's cast.
