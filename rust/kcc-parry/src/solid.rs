@@ -492,8 +492,8 @@ impl Rounded {
         })
     }
 
-    /// The contact of the segment core in closed form, when there is one (against a box, or
-    /// a face of a hull) and the segment is further from the target than [`TOUCH_DISTANCE`].
+    /// The contact of the segment core in closed form, when there is one (against a box, a
+    /// capsule, or a face of a hull or a triangle) and the segment is further from the target than [`TOUCH_DISTANCE`].
     fn segment_contact(&self, segment: &Segment, pose: &Pose, target: &Target) -> Option<Touch> {
         let a = target
             .pose
@@ -503,6 +503,8 @@ impl Rounded {
             .inverse_transform_point(pose.transform_point(segment.b));
         let (on_segment, on_target) = if let Some(cuboid) = target.shape.as_cuboid() {
             segment::nearest_to_box(a, b, cuboid.half_extents)
+        } else if let Some(capsule) = target.shape.as_capsule() {
+            segment::nearest_to_capsule(a, b, capsule)?
         } else {
             segment::nearest_on_face(a, b, target.faces)?
         };
