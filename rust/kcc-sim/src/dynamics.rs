@@ -10,7 +10,7 @@
 
 use glam::{DQuat, Quat, Vec3};
 use kcc::KinematicBody;
-use kcc_parry::{ParryBody, Primitive, World};
+use kcc_parry::{ParryBody, PlatformMotion, Primitive, World};
 use rapier3d::prelude::{
     ColliderBuilder, PhysicsWorld, Pose, RigidBodyBuilder, RigidBodyHandle, Vector,
 };
@@ -50,7 +50,7 @@ impl Dynamics {
             return None;
         }
         let mut physics = godot_gravity();
-        add_fixed(&mut physics, world, Platforms::Left);
+        add_fixed(&mut physics, world);
         let bodies = add_movables(&mut physics, world);
         let shape = body.settings().shape;
         let center = shape.center_offset().as_vec3();
@@ -97,20 +97,11 @@ pub(crate) fn godot_gravity() -> PhysicsWorld {
     physics
 }
 
-/// What [`add_fixed`] does with the world's moving platforms.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Platforms {
-    /// Left out: the parry world moves them itself.
-    Left,
-    /// Fixed where they start, as a peer meets them.
-    Fixed,
-}
-
-/// The world's solids that do not move (and its `platforms`, as asked), as fixed colliders.
-pub(crate) fn add_fixed(physics: &mut PhysicsWorld, world: &World, platforms: Platforms) {
+/// The world's solids that do not move (not its movable bodies, not its platforms), as fixed
+/// colliders.
+pub(crate) fn add_fixed(physics: &mut PhysicsWorld, world: &World) {
     let moves = |index: usize| {
-        world.movable_of(index).is_some()
-            || (platforms == Platforms::Left && world.platforms().iter().any(|p| p.index == index))
+        world.movable_of(index).is_some() || world.platforms().iter().any(|p| p.index == index)
     };
     for (index, solid) in world.solids().iter().enumerate() {
         if moves(index) {
@@ -118,6 +109,41 @@ pub(crate) fn add_fixed(physics: &mut PhysicsWorld, world: &World, platforms: Pl
         }
         if let Some(collider) = course::rapier_collider(solid) {
             physics.insert_collider(collider.friction(FRICTION), None);
+        }
+    }
+}
+
+/// The world's moving platforms as kinematic Rapier bodies where they start (time 0), each
+/// with its motion: the body's pose at time `t` is the motion's placement at `t` (its collider
+/// keeps the solid's place at time 0 relative to the body). Rapier derives each step's
+/// velocities from the next pose a step is given, as its docs move platforms.
+pub(crate) fn add_platforms(
+    physics: &mut PhysicsWorld,
+    world: &World,
+) -> Vec<(RigidBodyHandle, PlatformMotion)> {
+    world
+        .platforms()
+        .iter()
+        .filter_map(|platform| {
+            let collider = course::rapier_collider(&platform.rest)?.friction(FRICTION);
+            let body = RigidBodyBuilder::kinematic_position_based();
+            Some((physics.insert(body, collider).0, platform.motion))
+        })
+        .collect()
+}
+
+/// Gives each platform of `platforms` (from [`add_platforms`]) the pose its motion has at `t`
+/// (s), for the next step to move it there.
+pub(crate) fn aim_platforms(
+    physics: &mut PhysicsWorld,
+    platforms: &[(RigidBodyHandle, PlatformMotion)],
+    t: f64,
+) {
+    for (handle, motion) in platforms {
+        let place = motion.placement(t);
+        let pose = Pose::from_parts(place.translation.as_vec3(), place.rotation.as_quat());
+        if let Some(body) = physics.bodies.get_mut(*handle) {
+            body.set_next_kinematic_position(pose);
         }
     }
 }

@@ -19,11 +19,18 @@
 //! mass, and the world takes a step. The character is a kinematic body there, so a body rolling
 //! into it stops as at a wall. Rapier's controller has no strength limit and puts no weight on
 //! what it stands on (a seesaw tips only by the push of the walk).
+//!
+//! Moving platforms are kinematic position-based bodies in the character's own world, given
+//! each tick the pose the scenario's motion has for the tick's end and moved there by the
+//! world's step, as Rapier's docs move a platform; the controller carries the character with
+//! the velocity of a kinematic body it touches (its "kinematic friction": the platform's
+//! velocity at the contact, from the last step), as its docs say it interacts with moving
+//! platforms. In a world many characters share (the bench's crowd) the platforms stand still.
 
 use std::rc::Rc;
 
 use glam::Vec3;
-use kcc_parry::CharacterShape;
+use kcc_parry::{CharacterShape, PlatformMotion};
 use rapier3d::control::{
     CharacterAutostep, CharacterCollision, CharacterLength, KinematicCharacterController,
 };
@@ -34,7 +41,7 @@ use rapier3d::prelude::{
 };
 
 use crate::course;
-use crate::dynamics::{self, Platforms};
+use crate::dynamics;
 use crate::peer::{Engine, EngineMove, PeerMover};
 use crate::scenario::Scenario;
 
@@ -57,6 +64,10 @@ pub struct Rapier {
 struct Bodies {
     /// One per movable body, in the world's order, with its rotation at the start.
     movables: Vec<(RigidBodyHandle, glam::Quat)>,
+    /// The moving platforms, kinematic, each with its motion.
+    platforms: Vec<(RigidBodyHandle, PlatformMotion)>,
+    /// Time of the platforms' places, s.
+    time: f64,
     /// The character as a kinematic body, and its collider.
     character: (RigidBodyHandle, ColliderHandle),
     /// The character's mass, kg: what its pushes share the walk's momentum by.
@@ -79,12 +90,14 @@ pub(crate) fn rapier_shape(shape: CharacterShape) -> SharedShape {
 impl RapierMover {
     /// The scenario's character at its start, in a Rapier world of its own.
     pub fn new(scenario: &Scenario) -> Self {
-        if scenario.world.movables().is_empty() {
-            return Self::in_world(scenario, Rc::new(course::rapier_world(&scenario.world)));
+        let world = &scenario.world;
+        if world.movables().is_empty() && world.platforms().is_empty() {
+            return Self::in_world(scenario, Rc::new(course::rapier_world(world)));
         }
         let mut physics = dynamics::godot_gravity();
-        dynamics::add_fixed(&mut physics, &scenario.world, Platforms::Fixed);
-        let movables = dynamics::add_movables(&mut physics, &scenario.world);
+        dynamics::add_fixed(&mut physics, world);
+        let movables = dynamics::add_movables(&mut physics, world);
+        let platforms = dynamics::add_platforms(&mut physics, world);
         let shape = scenario.character.body.shape;
         let center = scenario.start.position + Vec3::Y * shape.height() * 0.5;
         let character = physics.insert(
@@ -95,6 +108,8 @@ impl RapierMover {
         physics.step();
         let bodies = Bodies {
             movables,
+            platforms,
+            time: 0.0,
             character,
             mass: scenario.character.controller.push.mass,
         };
@@ -168,6 +183,12 @@ impl Engine for Rapier {
         Ok((moved.translation, moved.grounded))
     }
 
+    fn moves_platforms(&self) -> bool {
+        self.bodies
+            .as_ref()
+            .is_some_and(|bodies| !bodies.platforms.is_empty())
+    }
+
     fn movables(&self) -> Vec<(Vec3, glam::DQuat, Vec3, Vec3)> {
         self.bodies
             .as_ref()
@@ -222,8 +243,9 @@ impl Rapier {
     }
 
     /// After a move that met `collisions` and left the character's shape centred at `center`
-    /// (m): the character's impulses on the bodies it met, the character put there, and one
-    /// step of `dt` (s) of the world. The error: the world is shared (never, with bodies).
+    /// (m): the character's impulses on the bodies it met, the character put there, the
+    /// platforms aimed at their places at the tick's end, and one step of `dt` (s) of the
+    /// world. The error: the world is shared (never, with bodies).
     fn push_and_step(
         &mut self,
         collisions: &[CharacterCollision],
@@ -231,7 +253,8 @@ impl Rapier {
         dt: f32,
     ) -> Result<(), String> {
         let filter = self.filter();
-        let (Some(bodies), Some(physics)) = (&self.bodies, Rc::get_mut(&mut self.physics)) else {
+        let (Some(bodies), Some(physics)) = (&mut self.bodies, Rc::get_mut(&mut self.physics))
+        else {
             return Err("a Rapier world with rigid bodies is shared".to_owned());
         };
         let mut queries = physics.broad_phase.as_query_pipeline_mut(
@@ -250,6 +273,8 @@ impl Rapier {
         if let Some(character) = physics.bodies.get_mut(bodies.character.0) {
             character.set_next_kinematic_translation(center);
         }
+        bodies.time += f64::from(dt);
+        dynamics::aim_platforms(physics, &bodies.platforms, bodies.time);
         physics.integration_parameters.dt = dt;
         physics.step();
         Ok(())

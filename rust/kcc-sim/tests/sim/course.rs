@@ -473,3 +473,25 @@ fn rapiers_character_crouches_under_a_bar_and_stands_up_only_where_it_fits() {
         }
     }
 }
+
+/// Rapier's character rides a moving platform as Rapier's docs set it up: the platform a
+/// kinematic position-based body its world steps to each tick's place, the controller carrying
+/// the character by the velocity of the kinematic body it touches. On `platform_ride` (the
+/// platform slides 3.16 m in the run) it ends at least 2 m along (it stood still before, where
+/// the platform started), and passes the file at 60 Hz.
+#[test]
+fn rapiers_character_rides_a_platform_by_its_kinematic_friction() {
+    let course = public_course();
+    let scenario = course.iter().find(|s| s.name == "platform_ride").unwrap();
+    for rate in kcc_sim::demo::DEMO_RATES {
+        let run = run::run(scenario, ControllerKind::Rapier, rate).unwrap();
+        let start = run.ticks[0].position;
+        let end = run.ticks.last().unwrap().position;
+        let along = (end - start).dot(glam::Vec3::new(1.5, 0.0, -0.5).normalize());
+        assert!(along > 2.0, "at {rate} Hz it rode {along} m");
+        if rate == 60.0 {
+            let outcome = Outcome::new(scenario, run);
+            assert!(outcome.passed(), "at 60 Hz: {:?}", outcome.checks);
+        }
+    }
+}
