@@ -2,7 +2,7 @@
 
 use glam::Vec3;
 
-use crate::run::Run;
+use crate::run::{GodotTick, Run, TickRecord};
 use crate::scenario::Scenario;
 
 /// Smallest, mean and largest of a series.
@@ -105,6 +105,41 @@ pub struct GodotState {
     /// (`kcc::TickReport::on_floor`), 0 to 1: what an animation tree keyed on Godot's floor
     /// state sees of the controller's.
     pub floor_agreement: f64,
+    /// The ticks after which `is_on_floor()` said otherwise than the controller, by why.
+    pub floor_differences: FloorDifferences,
+}
+
+/// Ticks after which Godot's `is_on_floor()` said otherwise than the controller's own floor
+/// state, sorted by why (see `docs/floor-state.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FloorDifferences {
+    /// Ticks with a stair move (a climb, a step down): the engine's floor flag is its last
+    /// slide's, and that slide's last contact was the riser, or nothing under a body the climb
+    /// put level over the step's edge.
+    pub step_ticks: usize,
+    /// Other ticks on which the controller has the body standing where the engine sees no
+    /// floor: held over a stair's edge by the flat base (the node's `GROUND_ON_EDGE`), or
+    /// floating above the ground with `ground_follow = Smooth`.
+    pub standing_unseen: usize,
+    /// Ticks on which the engine says floor and the controller does not: none is expected.
+    pub engine_only: usize,
+}
+
+impl FloorDifferences {
+    /// The differences of `ticks`: each with the controller's tick and Godot's state after it.
+    fn of(ticks: &[(&TickRecord, GodotTick)]) -> Self {
+        let mut differences = Self::default();
+        for (tick, godot) in ticks.iter().filter(|(t, g)| g.on_floor != t.on_floor) {
+            if tick.stair_moved || tick.stepped.is_some() {
+                differences.step_ticks += 1;
+            } else if tick.on_floor && !godot.on_floor {
+                differences.standing_unseen += 1;
+            } else {
+                differences.engine_only += 1;
+            }
+        }
+        differences
+    }
 }
 
 /// Smallest difference between `get_real_velocity()` and a tick's reported real velocity that counts as a
@@ -152,6 +187,7 @@ impl GodotState {
                 .filter(|(t, g)| g.on_floor == t.on_floor)
                 .count() as f64
                 / ticks.len() as f64,
+            floor_differences: FloorDifferences::of(&ticks),
         })
     }
 }

@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use crate::checks::{self, Check};
-use crate::metrics::{self, Metrics, Spread};
+use crate::metrics::{self, GodotState, Metrics, Spread};
 use crate::run::{ControllerKind, Run};
 use crate::scenario::Scenario;
 
@@ -70,6 +70,11 @@ impl Outcome {
                 "wall_collision_ticks": g.wall_collision_ticks,
                 "slide_collisions_max": g.slide_collisions_max,
                 "floor_agreement": g.floor_agreement,
+                "floor_differences": {
+                    "step_ticks": g.floor_differences.step_ticks,
+                    "standing_unseen": g.floor_differences.standing_unseen,
+                    "engine_only": g.floor_differences.engine_only,
+                },
             })
         });
         json!({
@@ -201,20 +206,55 @@ pub fn summaries(outcomes: &[Outcome]) -> Vec<String> {
 }
 
 /// The summary's words on how often Godot's `is_on_floor()` said what the controller said
-/// (see [`crate::metrics::GodotState::floor_agreement`]): the lowest share of a run, and the
-/// runs below [`FLOOR_AGREEMENT`]; nothing when no run kept Godot's state.
+/// (see [`crate::metrics::GodotState::floor_agreement`]): the lowest share of a run, the runs
+/// below [`FLOOR_AGREEMENT`], and why the ticks of those runs differ (the engine cannot see the
+/// controller's support on a step tick or over an edge; any other difference is named with its
+/// runs); nothing when no run kept Godot's state.
 fn floor_agreement(runs: &[&Outcome]) -> String {
-    let shares: Vec<f64> = runs
+    let states: Vec<(&Outcome, GodotState)> = runs
         .iter()
-        .filter_map(|o| o.metrics.godot_state.map(|g| g.floor_agreement))
+        .filter_map(|o| Some((*o, o.metrics.godot_state?)))
         .collect();
-    let Some(lowest) = shares.iter().copied().reduce(f64::min) else {
+    let Some(lowest) = states
+        .iter()
+        .map(|(_, g)| g.floor_agreement)
+        .reduce(f64::min)
+    else {
         return String::new();
     };
-    let below = shares.iter().filter(|s| **s < FLOOR_AGREEMENT).count();
+    let below: Vec<&(&Outcome, GodotState)> = states
+        .iter()
+        .filter(|(_, g)| g.floor_agreement < FLOOR_AGREEMENT)
+        .collect();
+    let (steps, unseen) = below.iter().fold((0, 0), |(s, u), (_, g)| {
+        let d = g.floor_differences;
+        (s + d.step_ticks, u + d.standing_unseen)
+    });
+    let engine_only: Vec<String> = states
+        .iter()
+        .filter(|(_, g)| g.floor_differences.engine_only > 0)
+        .map(|(o, g)| {
+            let run = &o.run;
+            format!(
+                "{} at {} Hz ({})",
+                run.scenario, run.tick_rate, g.floor_differences.engine_only
+            )
+        })
+        .collect();
+    let others = if engine_only.is_empty() {
+        "none otherwise".to_owned()
+    } else {
+        format!(
+            "engine on floor where the controller is not: {}",
+            engine_only.join(", ")
+        )
+    };
     format!(
-        "; is_on_floor() agrees {:.1} % of ticks at worst, {below} runs below {:.1} %",
+        "; is_on_floor() agrees {:.1} % of ticks at worst, {} runs below {:.1} % (their \
+         differing ticks: {steps} step ticks, {unseen} standing where the engine sees no floor; \
+         {others})",
         lowest * 100.0,
+        below.len(),
         FLOOR_AGREEMENT * 100.0
     )
 }

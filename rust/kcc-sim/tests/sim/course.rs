@@ -495,3 +495,29 @@ fn rapiers_character_rides_a_platform_by_its_kinematic_friction() {
         }
     }
 }
+
+/// Where Godot's `is_on_floor()` and the controller's floor state differ, the summary says
+/// why: on the staircase every differing tick is a step tick or one where the body stands over
+/// an edge the engine does not see as floor (none where the engine alone says floor); flat
+/// ground has none.
+#[test]
+fn every_floor_difference_on_the_stairs_has_its_reason() {
+    use kcc_sim::metrics::GodotState;
+    let course = public_course();
+    let named = |name: &str| course.iter().find(|s| s.name == name).unwrap();
+    let stairs = run::run(named("stairs_030"), ControllerKind::Kcc, 60.0).unwrap();
+    let differing = stairs
+        .ticks
+        .iter()
+        .filter(|t| t.godot.is_some_and(|g| g.on_floor != t.on_floor))
+        .count();
+    let state = GodotState::of(&stairs).unwrap();
+    let why = state.floor_differences;
+    assert!(differing > 0 && why.step_ticks > 0, "{why:?}");
+    assert_eq!(why.step_ticks + why.standing_unseen, differing, "{why:?}");
+    assert_eq!(why.engine_only, 0);
+    let flat = run::run(named("flat_ground"), ControllerKind::Kcc, 60.0).unwrap();
+    let flat = GodotState::of(&flat).unwrap();
+    assert_eq!(flat.floor_agreement, 1.0);
+    assert_eq!(flat.floor_differences, Default::default());
+}
