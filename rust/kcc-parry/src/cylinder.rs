@@ -137,7 +137,7 @@ pub(crate) fn box_faces(half: DVec3) -> [Face; 6] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::segment::tests::Numbers;
+    use crate::segment::tests::{Numbers, assert_within_gjks_roughness};
     use parry3d_f64::math::Pose;
     use parry3d_f64::query;
     use parry3d_f64::query::PointQuery;
@@ -191,13 +191,8 @@ mod tests {
                 normal.distance(contact.normal1) < 1e-2,
                 "{center} {half}: {normal}"
             );
-            // GJK stops short of the exact distance (its distance is that of points of the two
-            // shapes, never less than the nearest): measured here up to 3.6 µm at 3.3 mm and
-            // 2.6 µm at 0.13 m, a cylinder's rim against a box's edge.
-            assert!(
-                distance <= exact + 1e-12 && exact - distance < 1e-5 + 1e-4 * exact,
-                "{center} {half_height} {radius} {half}: {distance} for {exact}"
-            );
+            let what = format!("{center} {half_height} {radius} {half}");
+            assert_within_gjks_roughness(distance, exact, &what);
             // The points lie on their shapes.
             assert!(q.abs().cmple(half + DVec3::splat(1e-12)).all());
             let local = p - center;
@@ -233,12 +228,8 @@ mod tests {
                     .expect("supported pair")
                     .expect("within 20 m");
             let distance = p.distance(q);
-            assert!(
-                distance <= contact.dist + 1e-12
-                    && contact.dist - distance < 1e-5 + 1e-4 * distance,
-                "{center} {axis} {half}: {distance} for {}",
-                contact.dist
-            );
+            let what = format!("{center} {axis} {half}");
+            assert_within_gjks_roughness(distance, contact.dist, &what);
             // The separating plane through the nearest points.
             let normal = (q - p) / distance;
             let reach = pose.transform_point(cylinder.local_support_point(turn.inverse() * normal));
@@ -264,11 +255,7 @@ mod tests {
         let mut numbers = Numbers(0x1405_7b7e_f767_814f);
         let (mut exact_faces, mut left) = (0, 0);
         for _ in 0..20_000 {
-            let (a, b, c) = (
-                numbers.vector(2.0),
-                numbers.vector(2.0),
-                numbers.vector(2.0),
-            );
+            let [a, b, c] = numbers.triangle(2.0);
             let Some(faces) = Face::of_triangle(a, b, c) else {
                 continue;
             };
@@ -284,12 +271,8 @@ mod tests {
                 .expect("supported pair")
                 .expect("within 20 m");
             let distance = p.distance(q);
-            assert!(
-                distance <= contact.dist + 1e-12
-                    && contact.dist - distance < 1e-5 + 1e-4 * distance,
-                "{center} {a} {b} {c}: {distance} for {}",
-                contact.dist
-            );
+            let what = format!("{center} {a} {b} {c}");
+            assert_within_gjks_roughness(distance, contact.dist, &what);
             // The foot is on the triangle.
             let projected = triangle.project_local_point(q, true).point;
             assert!(projected.distance(q) < 1e-12, "{q} off the triangle");
