@@ -423,7 +423,7 @@ pub(crate) struct Rounded {
     core: SharedShape,
     /// The core when it is a segment, whose distance to a box or a face has a closed form.
     segment: Option<Segment>,
-    /// The shape when it is an upright cylinder, whose distance to an upright box has a
+    /// The shape when it is a cylinder, whose distance to an upright box or over a face has a
     /// closed form.
     cylinder: Option<Cylinder>,
     radius: f64,
@@ -493,7 +493,8 @@ impl Rounded {
     }
 
     /// The contact of the segment core in closed form, when there is one (against a box, a
-    /// capsule, or a face of a hull or a triangle) and the segment is further from the target than [`TOUCH_DISTANCE`].
+    /// capsule, or a face of a hull or a triangle) and the segment is further from the target
+    /// than [`TOUCH_DISTANCE`].
     fn segment_contact(&self, segment: &Segment, pose: &Pose, target: &Target) -> Option<Touch> {
         let a = target
             .pose
@@ -525,8 +526,8 @@ impl Rounded {
 }
 
 /// The contact of a cylinder at `pose` with `target` in closed form, when there is one (an
-/// upright box, turned about the cylinder's axis only; a face of a box or a hull) and the
-/// cylinder is further from the target than [`TOUCH_DISTANCE`].
+/// upright box, turned about the cylinder's axis only; a face of a box, a hull or a triangle)
+/// and the cylinder is further from the target than [`TOUCH_DISTANCE`].
 fn cylinder_contact(cylinder: &Cylinder, pose: &Pose, target: &Target) -> Option<Touch> {
     let center = target.pose.inverse_transform_point(pose.translation);
     let axis = target.pose.rotation.inverse() * (pose.rotation * DVec3::Y);
