@@ -38,9 +38,11 @@ pub const GENTLE_COSINE: f32 = 0.985;
 pub const STEEPEST_FOLLOWED_COSINE: f32 = 0.1;
 
 /// How much less steep than the floor max angle ground must be for the probe of a step up to
-/// follow it as floor, rad (1 degree). An edge right at the floor angle may be floor by its
+/// follow it as floor, and for a step up to land on it as floor, rad (1 degree). An edge or a
+/// face right at the floor angle (a 45 degree chamfer on a stair's nosing) may be floor by its
 /// swept normal and a wall for the engine's own slide (which measures the contact a little
-/// differently) and stop the body: it is looked at as a possible riser.
+/// differently) and stop the body: the probe looks at it as a possible riser, and a landing
+/// on it as a landing on a step's edge, with the tread behind it.
 pub const FLOOR_ANGLE_MARGIN: f32 = 0.0175;
 
 /// Slope of the floor a held body comes down on beyond which the drop is a slope's crest, not

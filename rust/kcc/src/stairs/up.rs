@@ -410,7 +410,8 @@ struct Landed {
 }
 
 /// Down onto the step from the forward look `ahead`, no lower than `start` (m). A landing too
-/// steep to be floor (a rounded bottom on the step's edge) counts only with a walkable tread
+/// steep to be floor (a rounded bottom on the step's edge; within the [`FLOOR_ANGLE_MARGIN`]
+/// of the floor angle, as the probe sees it) counts only with a walkable tread
 /// right behind it ([`tread_behind`]): the body then rests on the edge, or, when the way ahead
 /// was not clear, stands on that tread. A flat bottom's rim on the walkable rounding of the
 /// edge (not level) notes the height of the level tread behind it, with the flat base.
@@ -426,9 +427,11 @@ fn land<B: KinematicBody + ?Sized>(
     let mut landing = drop_onto(body, start, ahead.near)?;
     let mut on_edge = false;
     let mut tread_height = None;
-    if !is_walkable(landing.contact.normal, up, body.floor_max_angle()) {
-        // A rounded bottom resting on the step's edge is not on floor for the engine. Step on
-        // only if a walkable tread follows a little further on. The edge then supports the
+    let max_angle = body.floor_max_angle() - FLOOR_ANGLE_MARGIN;
+    if !is_walkable(landing.contact.normal, up, max_angle) {
+        // A rounded bottom resting on the step's edge (or a chamfer as steep as the floor
+        // angle) is not on floor for the engine. Step on only if a walkable tread follows a
+        // little further on. The edge then supports the
         // body (see `StepDown::on_edge`), which rolls up over it in the next ticks at its own
         // speed. When the way ahead was not clear, stand on the tread instead.
         let tread = tread_behind(
