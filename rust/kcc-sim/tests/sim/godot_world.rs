@@ -319,6 +319,37 @@ fn cylinders_and_boxes_climb_stairs_on_godot_too() {
     }
 }
 
+/// Jolt measured a capsule touching the top edge of a 45 degree chamfer's riser (an inactive
+/// edge for Jolt's mesh) along the riser's face normal: `collide_shape` paired the riser's
+/// plane with the capsule's side, 9 cm apart, where the capsule overlaps the mesh by 0.1 mm.
+/// The oracle's queries now judge a mesh's edges as Jolt's motion queries do. The capsule
+/// also keeps its speed up the chamfered stairs (it stopped dead after every climb).
+#[test]
+fn a_capsule_on_chamfered_mesh_stairs_is_measured_as_deep_as_it_is() {
+    if !godot_available("a_capsule_on_chamfered_mesh_stairs_is_measured_as_deep_as_it_is") {
+        return;
+    }
+    let rows = json_rows(
+        &[
+            "run",
+            "scenarios/open/mesh_stairs_chamfer_5cm_capsule.toml",
+            "--world",
+            "godot",
+            "--tick-rate",
+            "60,144",
+        ],
+        1,
+    );
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    for row in rows {
+        let checks = row["checks"].as_array().unwrap();
+        for name in ["max_penetration", "speed_ratio_min", "max_airborne_ticks"] {
+            let check = checks.iter().find(|c| c["name"] == name).unwrap();
+            assert_eq!(check["passed"], true, "{name}: {row}");
+        }
+    }
+}
+
 #[test]
 fn godot_physics_answers_when_asked_and_the_output_says_so() {
     if !godot_available("godot_physics_answers_when_asked_and_the_output_says_so") {
