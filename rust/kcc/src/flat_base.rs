@@ -302,7 +302,9 @@ pub enum SetDown {
 ///   rounding of the tread's edge): put down on that floor in the same tick, so that the whole
 ///   riser is one step.
 /// - On a slope steeper than [`CREST_SLOPE`]: a held body let go over a slope's crest comes
-///   down on the slope's face a little lower than it was held: no step.
+///   down on the slope's face a little lower than it was held: no step. Unless the face is a
+///   chamfer on a step's nosing ([`is_chamfer`]): a round bottom comes down onto a 45 degree
+///   chamfer's face 14 cm lower in one tick, which is the riser's step.
 ///
 /// `reach` is the flat base's probe length (m). `stood` says the body stood held on an edge or
 /// on level floor at `start`; a body that was rolling over an edge (or walking a slope) is only
@@ -355,9 +357,46 @@ pub fn come_down<B: KinematicBody + ?Sized>(
             return Some(CameDown::step(body, start, true));
         }
     }
+    let chamfer = !gentle && floor.is_some_and(|face| is_chamfer(body, start, face, reach));
     Some(CameDown {
-        stepped: gentle.then_some(drop),
+        stepped: (gentle || chamfer).then_some(drop),
         held: false,
+    })
+}
+
+/// True when the steep face (unit normal `face`) that a body which came down from `start` (m)
+/// rests on is a chamfer on a step's nosing, not a slope's crest: the body came down more than
+/// its walk down that face explains (beyond the [`edge_tolerance`] of the flat base's `reach`,
+/// m), and one more look, down the face the way the body walks, meets gentler walkable
+/// ground (the tread below, or the next nosing) before the body is `reach` below `start`.
+fn is_chamfer<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    start: Vec3,
+    face: Vec3,
+    reach: f32,
+) -> bool {
+    let up = unit_up(body.up_direction());
+    let here = body.position();
+    let walk = horizontal(here - start, up);
+    let drop = -vertical(here - start, up);
+    let cosine = face.dot(up);
+    let Some(down) = (-up - face * (-up).dot(face)).try_normalize() else {
+        return false;
+    };
+    let sine = -down.dot(up);
+    let left = reach - drop;
+    let walked_down = walk.length() * (1.0 - cosine * cosine).max(0.0).sqrt() / cosine;
+    if cosine <= 0.0 || sine <= 0.0 || left <= 0.0 || drop <= walked_down + edge_tolerance(reach) {
+        return false;
+    }
+    if horizontal(down, up).dot(walk) <= 0.0 {
+        return false;
+    }
+    let look = body.test_move(here, down * (left / sine));
+    let max_angle = body.floor_max_angle();
+    look.contact.is_some_and(|ground| {
+        let gentler = ground.normal.dot(up) > cosine && !same_normal(ground.normal, face);
+        gentler && is_walkable(ground.normal, up, max_angle)
     })
 }
 

@@ -279,6 +279,41 @@ fn a_small_capsule_keeps_its_walk_where_the_slide_stops_just_short_of_a_riser() 
 }
 
 #[test]
+fn a_capsule_walking_down_chamfered_stairs_steps_at_each_riser_and_the_camera_follows_smoothly() {
+    // At 144 and 240 Hz a capsule held on the nosing of a mesh stair with a 5 or 10 cm, 45
+    // degree chamfer came down onto the chamfer's face 13 to 14 cm lower in one tick. Taken for
+    // a slope's crest (a face steeper than `CREST_SLOPE`), it was no step: no `stepped` on any
+    // riser down, and the camera dropped by 13 to 14 cm in one tick. A look down the face the
+    // way the body walks now finds the tread (or the next nosing) within the step height: a
+    // chamfer, whose drop is the riser's step.
+    for (file, least) in [
+        ("open/mesh_stairs_chamfer_5cm_capsule.toml", 7),
+        ("open/mesh_stairs_chamfer_10cm_capsule.toml", 5),
+    ] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../scenarios")
+            .join(file);
+        let scenario = Scenario::load(&path).unwrap();
+        for rate in [144.0, 240.0] {
+            let run =
+                run::run(&scenario, ControllerKind::Kcc, rate).expect("the parry world answers");
+            let metrics = Outcome::new(&scenario, run).metrics;
+            let name = &scenario.name;
+            assert!(
+                metrics.steps_down >= least,
+                "{name} at {rate} Hz: {} steps down",
+                metrics.steps_down
+            );
+            assert!(
+                metrics.camera_max_change < 0.1,
+                "{name} at {rate} Hz: the camera moved {} m in a tick",
+                metrics.camera_max_change
+            );
+        }
+    }
+}
+
+#[test]
 fn a_slow_capsule_lifted_just_past_a_riser_floats_on_to_the_tread() {
     // slow_walk_stairs (a 0.4 m radius capsule at 0.5 m/s on 0.3 m treads) at 200 Hz, a rate
     // the course does not run: the climb lifted the flat base to the second tread's height
