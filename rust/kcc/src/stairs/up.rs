@@ -431,9 +431,9 @@ fn land<B: KinematicBody + ?Sized>(
     if !is_walkable(landing.contact.normal, up, max_angle) {
         // A rounded bottom resting on the step's edge (or a chamfer as steep as the floor
         // angle) is not on floor for the engine. Step on only if a walkable tread follows a
-        // little further on. The edge then supports the
-        // body (see `StepDown::on_edge`), which rolls up over it in the next ticks at its own
-        // speed. When the way ahead was not clear, stand on the tread instead.
+        // little further on. The edge then supports the body (see `StepDown::on_edge`), which
+        // rolls up over it in the next ticks at its own speed. When the way ahead was not
+        // clear, stand on the tread instead.
         let tread = tread_behind(
             body,
             start,
