@@ -279,6 +279,35 @@ fn a_small_capsule_keeps_its_walk_where_the_slide_stops_just_short_of_a_riser() 
 }
 
 #[test]
+fn a_small_capsule_walking_off_the_last_step_stays_on_its_edge() {
+    // stairs_020 for a 0.6 m character (times 1/3, its safe margin too), at 240 Hz: rolling
+    // over the last step's edge, the step down slid off that edge onto the floor 1.7 mm below,
+    // where the engine's floor snap met the edge before the floor; taken for no landing, the
+    // body stayed in the air for a tick. Level floor reached off an edge now holds the body on
+    // that edge without the snap's word.
+    checks_pass(
+        "open/stairs_020_60cm.toml",
+        &[30.0, 60.0, 144.0, 240.0],
+        &["max_airborne_ticks", "steps_per_riser", "speed_ratio_max"],
+    );
+}
+
+#[test]
+fn a_small_capsule_walks_over_a_ramps_rounded_crest_with_no_step() {
+    // ramp_30 for a 0.6 m character (times 1/3, in scenarios/open/): walking back down, held
+    // over the crest where the ramp's rounded top meets the landing's rounding (Jolt rounds
+    // both by the whole 4 cm shape margin, whatever the character's size), the capsule came
+    // down 9.7 mm in a tick at 60 Hz, more than the edge tolerance of its 0.17 m max step
+    // height (8.3 mm): one `stepped` on a ramp. The tolerance now has a floor
+    // (`MIN_EDGE_TOLERANCE`). At 30 Hz it still steps, going up over the crest.
+    checks_pass(
+        "open/ramp_30_60cm.toml",
+        &[60.0, 144.0, 240.0],
+        &["max_steps", "max_airborne_ticks", "speed_ratio_max"],
+    );
+}
+
+#[test]
 fn a_capsule_walking_down_chamfered_stairs_steps_at_each_riser_and_the_camera_follows_smoothly() {
     // At 144 and 240 Hz a capsule held on the nosing of a mesh stair with a 5 or 10 cm, 45
     // degree chamfer came down onto the chamfer's face 13 to 14 cm lower in one tick. Taken for

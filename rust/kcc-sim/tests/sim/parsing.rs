@@ -518,6 +518,22 @@ fn a_scaled_file_is_its_original_magnified() {
 }
 
 #[test]
+fn a_shrunk_file_shrinks_the_safe_margin_and_a_grown_one_keeps_it() {
+    let scenarios = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let original = Scenario::load(&scenarios.join("stairs_020.toml")).unwrap();
+    let margin = |by: f32| {
+        let text = format!("name = \"x\"\nscaled = {{ from = \"stairs_020.toml\", by = {by} }}\n");
+        let scaled = Scenario::parse(&scenarios.join("scaled.toml"), &text).unwrap();
+        scaled.character.body.safe_margin
+    };
+    let default = original.character.body.safe_margin;
+    assert!(default > 0.0);
+    assert!((margin(0.25) - 0.25 * default).abs() < 1e-9);
+    assert_eq!(margin(1.0), default);
+    assert_eq!(margin(5.0), default);
+}
+
+#[test]
 fn a_scaled_file_names_what_is_wrong() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
     let file = dir.join("scaled.toml");
