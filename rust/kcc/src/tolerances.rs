@@ -27,19 +27,10 @@ pub fn step_down_tolerance(max_step_height: f32) -> f32 {
 /// rounding an engine gives a box's edges (Jolt rounds them by the shape margin, at most 8 % of
 /// the box's smallest half extent: 1.2 cm for 0.3 m deep steps, 4 cm for 1 m deep ones), which
 /// grows with the stairs, as the max step height set for them does; and it stays well below
-/// their risers. Never below [`MIN_EDGE_TOLERANCE`]: the rounding of a level's large solids
-/// does not shrink with a small character.
+/// their risers.
 pub fn edge_tolerance(max_step_height: f32) -> f32 {
-    (max_step_height.max(0.0) / 20.0).max(MIN_EDGE_TOLERANCE)
+    max_step_height.max(0.0) / 20.0
 }
-
-/// The least [`edge_tolerance`], m. Jolt rounds the edges of a large solid (a ramp, a landing)
-/// by the whole shape margin (Godot's default 4 cm) whatever the size of the character walking
-/// on it, and a body held over the crest where a ramp's rounded top meets a rounded landing
-/// comes down onto the landing's rounding by up to a quarter of that in a tick (9.7 mm for a
-/// 0.6 m capsule on `scenarios/open/ramp_30_60cm.toml` at 60 Hz, whose max step height of
-/// 0.17 m gave 8.3 mm): no step. A character's max step height of 0.2 m or more gives more.
-pub const MIN_EDGE_TOLERANCE: f32 = 0.01;
 
 /// How far from the feet's height the edge under a held body may be beyond the safe margin
 /// (a body the engine put down on an edge keeps that far above it), m: the engines' recovery.

@@ -266,13 +266,13 @@ fn a_capsule_walks_up_chamfered_and_rounded_mesh_stairs_at_its_speed() {
 
 #[test]
 fn a_small_capsule_keeps_its_walk_where_the_slide_stops_just_short_of_a_riser() {
-    // stairs_015 for a 0.6 m character (times 1/3, in scenarios/open/), at 144 Hz: held on a
+    // stairs_015 for a 0.6 m character (times 1/3, in the course), at 144 Hz: held on a
     // tread's edge, the capsule's motion ended 17 um short of the next riser's edge. Godot's
     // slide cancelled the move (it met a wall within 20 safe margins) and the climb's own sweep
     // stopped short of the riser: the body stood still for a tick and walked on from rest
     // (`speed_ratio_min` 0). The same on the Godot world.
     checks_pass(
-        "open/stairs_015_60cm.toml",
+        "stairs_015_60cm.toml",
         &[30.0, 60.0, 144.0, 240.0],
         &["speed_ratio_min", "steps_per_riser", "max_airborne_ticks"],
     );
@@ -280,30 +280,15 @@ fn a_small_capsule_keeps_its_walk_where_the_slide_stops_just_short_of_a_riser() 
 
 #[test]
 fn a_small_capsule_walking_off_the_last_step_stays_on_its_edge() {
-    // stairs_020 for a 0.6 m character (times 1/3, its safe margin too), at 240 Hz: rolling
-    // over the last step's edge, the step down slid off that edge onto the floor 1.7 mm below,
-    // where the engine's floor snap met the edge before the floor; taken for no landing, the
-    // body stayed in the air for a tick. Level floor reached off an edge now holds the body on
-    // that edge without the snap's word.
+    // stairs_020 for a 0.6 m character (times 1/3, its safe margin too; in the course), at
+    // 240 Hz: rolling over the last step's edge, the step down slid off that edge onto the
+    // floor 1.7 mm below, where the engine's floor snap met the edge before the floor; taken
+    // for no landing, the body stayed in the air for a tick. Level floor reached off an edge
+    // now holds the body on that edge without the snap's word.
     checks_pass(
-        "open/stairs_020_60cm.toml",
+        "stairs_020_60cm.toml",
         &[30.0, 60.0, 144.0, 240.0],
         &["max_airborne_ticks", "steps_per_riser", "speed_ratio_max"],
-    );
-}
-
-#[test]
-fn a_small_capsule_walks_over_a_ramps_rounded_crest_with_no_step() {
-    // ramp_30 for a 0.6 m character (times 1/3, in scenarios/open/): walking back down, held
-    // over the crest where the ramp's rounded top meets the landing's rounding (Jolt rounds
-    // both by the whole 4 cm shape margin, whatever the character's size), the capsule came
-    // down 9.7 mm in a tick at 60 Hz, more than the edge tolerance of its 0.17 m max step
-    // height (8.3 mm): one `stepped` on a ramp. The tolerance now has a floor
-    // (`MIN_EDGE_TOLERANCE`). At 30 Hz it still steps, going up over the crest.
-    checks_pass(
-        "open/ramp_30_60cm.toml",
-        &[60.0, 144.0, 240.0],
-        &["max_steps", "max_airborne_ticks", "speed_ratio_max"],
     );
 }
 
