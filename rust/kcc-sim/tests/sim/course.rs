@@ -293,6 +293,27 @@ fn a_small_capsule_walking_off_the_last_step_stays_on_its_edge() {
 }
 
 #[test]
+fn a_cylinder_stepping_down_moves_no_further_than_its_walk() {
+    // Walking off a step's edge, a flat bottom is set down on the edge's rounding, within the
+    // safe margin of the edge. The next slide's recovery pushed it on by up to the margin
+    // before the step down (0.7 mm of a 17 mm walk at 240 Hz: 1.045 times the walk, 1.056 at
+    // 300 Hz). A step down now takes that push back along the walk.
+    for file in ["stairs_020_cylinder.toml", "stairs_030_cylinder.toml"] {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../scenarios")
+            .join(file);
+        let scenario = Scenario::load(&path).unwrap();
+        for rate in [144.0, 240.0, 300.0] {
+            let run =
+                run::run(&scenario, ControllerKind::Kcc, rate).expect("the parry world answers");
+            let metrics = Outcome::new(&scenario, run).metrics;
+            let ratio = metrics.speed_ratio.expect("the walk is held").max;
+            assert!(ratio < 1.02, "{file} at {rate} Hz: {ratio} times the walk");
+        }
+    }
+}
+
+#[test]
 fn a_capsule_walking_down_chamfered_stairs_steps_at_each_riser_and_the_camera_follows_smoothly() {
     // At 144 and 240 Hz a capsule held on the nosing of a mesh stair with a 5 or 10 cm, 45
     // degree chamfer came down onto the chamfer's face 13 to 14 cm lower in one tick. Taken for
