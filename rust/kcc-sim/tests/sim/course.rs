@@ -213,22 +213,28 @@ fn check_of(scenario: &Scenario, rate: f64, name: &str) -> Check {
         .unwrap_or_else(|| panic!("{} has no {name} check", scenario.name))
 }
 
-/// Asserts that the checks `names` of our controller's runs of the scenario file `file`
-/// (relative to the repository's `scenarios/`) pass at every rate of `rates` (Hz).
-fn checks_pass(file: &str, rates: &[f64], names: &[&str]) {
+/// Our controller's run of the scenario file `file` (relative to the repository's
+/// `scenarios/`) at `rate` (Hz) in the parry world, judged.
+fn outcome(file: &str, rate: f64) -> Outcome {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../scenarios")
         .join(file);
     let scenario = Scenario::load(&path).unwrap();
+    let run = run::run(&scenario, ControllerKind::Kcc, rate).expect("the parry world answers");
+    Outcome::new(&scenario, run)
+}
+
+/// Asserts that the checks `names` of our controller's runs of the scenario file `file`
+/// (relative to the repository's `scenarios/`) pass at every rate of `rates` (Hz).
+fn checks_pass(file: &str, rates: &[f64], names: &[&str]) {
     for &rate in rates {
-        let run = run::run(&scenario, ControllerKind::Kcc, rate).expect("the parry world answers");
-        let checks = Outcome::new(&scenario, run).checks;
+        let checks = outcome(file, rate).checks;
         for name in names {
             let check = checks
                 .iter()
                 .find(|c| c.name == *name)
-                .unwrap_or_else(|| panic!("{} has no {name} check", scenario.name));
-            assert!(check.passed, "{} at {rate} Hz: {check:?}", scenario.name);
+                .unwrap_or_else(|| panic!("{file} has no {name} check"));
+            assert!(check.passed, "{file} at {rate} Hz: {check:?}");
         }
     }
 }
@@ -299,14 +305,8 @@ fn a_cylinder_stepping_down_moves_no_further_than_its_walk() {
     // before the step down (0.7 mm of a 17 mm walk at 240 Hz: 1.045 times the walk, 1.056 at
     // 300 Hz). A step down now takes that push back along the walk.
     for file in ["stairs_020_cylinder.toml", "stairs_030_cylinder.toml"] {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../scenarios")
-            .join(file);
-        let scenario = Scenario::load(&path).unwrap();
         for rate in [144.0, 240.0, 300.0] {
-            let run =
-                run::run(&scenario, ControllerKind::Kcc, rate).expect("the parry world answers");
-            let metrics = Outcome::new(&scenario, run).metrics;
+            let metrics = outcome(file, rate).metrics;
             let ratio = metrics.speed_ratio.expect("the walk is held").max;
             assert!(ratio < 1.02, "{file} at {rate} Hz: {ratio} times the walk");
         }
@@ -325,23 +325,16 @@ fn a_capsule_walking_down_chamfered_stairs_steps_at_each_riser_and_the_camera_fo
         ("open/mesh_stairs_chamfer_5cm_capsule.toml", 7),
         ("open/mesh_stairs_chamfer_10cm_capsule.toml", 5),
     ] {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../scenarios")
-            .join(file);
-        let scenario = Scenario::load(&path).unwrap();
         for rate in [144.0, 240.0] {
-            let run =
-                run::run(&scenario, ControllerKind::Kcc, rate).expect("the parry world answers");
-            let metrics = Outcome::new(&scenario, run).metrics;
-            let name = &scenario.name;
+            let metrics = outcome(file, rate).metrics;
             assert!(
                 metrics.steps_down >= least,
-                "{name} at {rate} Hz: {} steps down",
+                "{file} at {rate} Hz: {} steps down",
                 metrics.steps_down
             );
             assert!(
                 metrics.camera_max_change < 0.1,
-                "{name} at {rate} Hz: the camera moved {} m in a tick",
+                "{file} at {rate} Hz: the camera moved {} m in a tick",
                 metrics.camera_max_change
             );
         }
