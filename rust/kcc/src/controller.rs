@@ -14,6 +14,7 @@ use crate::floor::{horizontal, up_of, vertical};
 use crate::footing;
 use crate::intent::Controls;
 use crate::jump::JumpState;
+use crate::landing::Landing;
 use crate::push::{self, PushState};
 use crate::report::TickReport;
 use crate::sanitize::{Sanitized, usable_position, usable_velocity};
@@ -38,8 +39,8 @@ pub struct TickInput {
     pub crouch: bool,
 }
 
-/// What a character remembers between ticks besides its velocity: the jump's timers and its
-/// crouch. Start with `CharacterState::default()` and pass the same value to every tick
+/// What a character remembers between ticks besides its velocity: the jump's timers, its
+/// crouch, when it last pushed a body, and whether its last move stepped down. Start with `CharacterState::default()` and pass the same value to every tick
 /// ([`Controller::tick_with`]).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct CharacterState {
@@ -49,6 +50,8 @@ pub struct CharacterState {
     pub crouch: CrouchState,
     /// When the character last pushed a body (see [`crate::push`]).
     pub push: PushState,
+    /// What the last move's step down left to the next (see [`Landing`]).
+    pub landing: Landing,
 }
 
 /// The character controller: settings plus the tick. It keeps no state between ticks; the
@@ -150,7 +153,15 @@ impl Controller {
                 let mut report = if floating {
                     float::substep(settings, body, controls.wish, velocity, dt)
                 } else {
-                    tick::substep(settings, body, controls, &mut state.jump, velocity, dt)
+                    tick::substep(
+                        settings,
+                        body,
+                        controls,
+                        &mut state.jump,
+                        &mut state.landing,
+                        velocity,
+                        dt,
+                    )
                 };
                 let walk = controls.wish * settings.movement.ground.max_speed;
                 report.velocity = push::push_touched(
@@ -216,7 +227,14 @@ impl Controller {
                 }
                 Floating::No => {
                     let footing = footing::sense(body, velocity, stairs.flat_reach());
-                    tick::move_once(&self.settings, body, velocity, dt, footing)
+                    tick::move_once(
+                        &self.settings,
+                        body,
+                        velocity,
+                        dt,
+                        footing,
+                        &mut Landing::default(),
+                    )
                 }
             },
         )

@@ -17,7 +17,8 @@
 //!    from the current speed, so no state is kept and the tick rate does not matter); gravity
 //!    down to the terminal speed, or a jump (with coyote time, a jump buffer and a variable
 //!    height when the caller keeps a [`CharacterState`]); crouching ([`crouch`]).
-//! 3. **Plan** the move: along the floor's slope, level while held over an edge.
+//! 3. **Plan** the move: along the floor's slope, level while held over an edge; after a step
+//!    down, less the push the riser behind the body will give it ([`Landing`]).
 //! 4. **Slide** with the engine's own `move_and_slide`, and **climb** when a step stopped it
 //!    ([`stairs::step_up`]: sweeps up, forward and down find the top of the step; the body is
 //!    lifted and the slide carries it on by the rest of its motion). A body the engine
@@ -109,6 +110,7 @@ mod footing;
 pub mod hooked;
 mod intent;
 pub mod jump;
+mod landing;
 pub mod movement;
 mod plan;
 pub mod push;
@@ -130,6 +132,7 @@ pub use controller::{CharacterState, Controller, TickInput};
 pub use crouch::CrouchState;
 pub use error::ConfigError;
 pub use jump::JumpState;
+pub use landing::Landing;
 pub use report::TickReport;
 pub use sanitize::Sanitized;
 pub use settings::{

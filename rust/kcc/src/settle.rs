@@ -15,7 +15,9 @@ use crate::plan::Plan;
 use crate::settings::StairSettings;
 use crate::slide::Slid;
 use crate::stairs::step_down;
-use crate::tolerances::{FACE_TEST_WALK, MIN_MOTION, edge_tolerance, step_down_tolerance};
+use crate::tolerances::{
+    FACE_TEST_WALK, MARGIN_PUSH_SHARE, MIN_MOTION, edge_tolerance, step_down_tolerance,
+};
 
 /// How the body was settled after the slide.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -157,7 +159,8 @@ fn step_down_onto_floor<B: KinematicBody + ?Sized>(
 /// pushed it on, up to a margin: at 240 Hz Godot's 1 mm is 6 % of a 4 m/s walk. Godot's own
 /// floor snap drops such a stray sideways too. One motion test, and the body is moved back
 /// only when it is free all the way; the walk must be longer than two margins, so the body
-/// ends clear of the riser behind it.
+/// ends clear of the riser behind it. A push of less than [`MARGIN_PUSH_SHARE`] of the walk is
+/// left in it.
 fn keep_to_walk<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan, slid_to: Vec3) {
     let margin = body.safe_margin().max(0.0);
     let walk = horizontal(plan.walk(), plan.up);
@@ -166,7 +169,8 @@ fn keep_to_walk<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan, slid_to: V
         return;
     };
     let beyond = horizontal(slid_to - plan.start, plan.up).dot(along) - length;
-    if !(beyond > MIN_MOTION && beyond <= 2.0 * margin && length > 2.0 * margin) {
+    let worth = beyond > MARGIN_PUSH_SHARE * length;
+    if !(worth && beyond <= 2.0 * margin && length > 2.0 * margin) {
         return;
     }
     let here = body.position();

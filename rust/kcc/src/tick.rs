@@ -7,7 +7,7 @@
 //! 2. **intent**: the velocity the input asks for ([`Intent::resolve`]: speed curves, gravity,
 //!    jump);
 //! 3. the **move** ([`move_once`]): an unsure footing settled, the move **planned**
-//!    ([`Plan`]), the engine's **slide** with the **climb** onto a step in its way
+//!    ([`Plan`]) (after a step down, less the riser's push, [`Landing::pay`]), the engine's **slide** with the **climb** onto a step in its way
 //!    ([`slide::slide`]), the body **settled** on what supports it ([`settle::settle`]), and
 //!    the **report** built once from those values ([`report_of`]).
 //!
@@ -25,6 +25,7 @@ use crate::floor::{horizontal, up_of, vertical};
 use crate::footing::{self, Footing};
 use crate::intent::{self, Controls, Intent};
 use crate::jump::JumpState;
+use crate::landing::Landing;
 use crate::plan::Plan;
 use crate::report::TickReport;
 use crate::sanitize::{self, Sanitized, split_delta, usable_position};
@@ -111,12 +112,13 @@ fn split_motion((substeps, step_dt): (u32, f32), speed: f32, scale: BodyScale) -
 }
 
 /// One sub-step of a tick driven by `controls`: sense, intent, move. `jumps` remembers the
-/// jump between sub-steps and ticks.
+/// jump between sub-steps and ticks, `landing` what a step down left to the next move.
 pub(crate) fn substep<B: KinematicBody + ?Sized>(
     settings: &ControllerSettings,
     body: &mut B,
     controls: Controls,
     jumps: &mut JumpState,
+    landing: &mut Landing,
     velocity: Vec3,
     dt: f32,
 ) -> TickReport {
@@ -143,10 +145,14 @@ pub(crate) fn substep<B: KinematicBody + ?Sized>(
         // A jump leaves the ground: no probe catches it.
         Floating::Yes { ground, speed } => {
             let ground = ground.filter(|_| intent.rise <= 0.0);
+            *landing = Landing::default();
             let velocity = intent.velocity(up);
             smooth::move_floating(body, &settings.stairs, velocity, dt, ground, speed)
         }
-        Floating::No => move_once(settings, body, intent.velocity(up), dt, footing),
+        Floating::No => {
+            let velocity = intent.velocity(up);
+            move_once(settings, body, velocity, dt, footing, landing)
+        }
     };
     jumps.end(report.on_floor, dt);
     if body.is_on_wall() {
@@ -161,12 +167,16 @@ pub(crate) fn substep<B: KinematicBody + ?Sized>(
 /// the body, and the report. Every move ends the engine's state with a slide (see
 /// [`slide::slide`]). A body resting on a stair's edge ([`Footing::Edge`]) moves as on floor,
 /// without pushing down into the edge (the engine would slide it off ahead of its motion).
+/// A move after a step down first pays the push out of the riser's margin behind the body out
+/// of its walk (`landing`: what the last move left to this one, and this one to the next; see
+/// [`Landing::pay`]).
 pub(crate) fn move_once<B: KinematicBody + ?Sized>(
     settings: &ControllerSettings,
     body: &mut B,
     velocity: Vec3,
     dt: f32,
     footing: Footing,
+    landing: &mut Landing,
 ) -> TickReport {
     let stairs = &settings.stairs;
     let start = body.position();
@@ -182,11 +192,21 @@ pub(crate) fn move_once<B: KinematicBody + ?Sized>(
         keep_speed,
         unsure.probed,
     );
-    let slid = slide::slide(body, stairs, &plan, unsure.lift);
+    let (paying, paid) = match unsure.lift {
+        None => landing.pay(body, &plan),
+        Some(_) => (plan, Vec3::ZERO),
+    };
+    let slid = slide::slide(body, stairs, &paying, unsure.lift);
+    let slid = Slid {
+        run: slid.run + paid,
+        ..slid
+    };
     let settled = settle::settle(body, stairs, &plan, &slid);
+    let report = report_of(body, &plan, &slid, &settled);
+    *landing = Landing::after(report.stepped);
     TickReport {
         was_on_floor: was_supported,
-        ..report_of(body, &plan, &slid, &settled)
+        ..report
     }
 }
 

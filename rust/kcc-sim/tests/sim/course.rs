@@ -314,6 +314,25 @@ fn a_cylinder_stepping_down_moves_no_further_than_its_walk() {
 }
 
 #[test]
+fn the_move_after_a_step_down_walks_no_further_for_the_risers_push() {
+    // A body that walked off an edge comes down with its back within the safe margin of the
+    // riser under it, and the next slide's recovery pushed it on by up to the margin: at
+    // 300 Hz 1.050 (`stairs_down_full_speed_cylinder`), 1.056 (`stairwell_down`) and 1.054
+    // (`stairwell_down_cylinder_60cm`) times the walk. The move after a step down now measures
+    // that push and walks that much less.
+    for file in [
+        "stairs_down_full_speed_cylinder.toml",
+        "stairwell_down.toml",
+        "stairwell_down_cylinder_60cm.toml",
+    ] {
+        let outcome = outcome(file, 300.0);
+        assert!(outcome.checks.iter().all(|c| c.passed), "{file}");
+        let ratio = outcome.metrics.speed_ratio.expect("the walk is held").max;
+        assert!(ratio < 1.025, "{file} at 300 Hz: {ratio} times the walk");
+    }
+}
+
+#[test]
 fn a_capsule_walking_down_chamfered_stairs_steps_at_each_riser_and_the_camera_follows_smoothly() {
     // At 144 and 240 Hz a capsule held on the nosing of a mesh stair with a 5 or 10 cm, 45
     // degree chamfer came down onto the chamfer's face 13 to 14 cm lower in one tick. Taken for
