@@ -173,7 +173,7 @@ fn land<B: KinematicBody + ?Sized>(body: &mut B, end: Vec3) -> bool {
 /// contact where it stopped, the side, does not oppose the motion and is dropped (seen on real
 /// Godot with a cylinder at 60 Hz). So when nothing is found, the probe is made once more from
 /// a few millimetres further along `travel`, clear of that side; landed, the body is moved back
-/// by those millimetres when that is free.
+/// by those millimetres, or as far back as that side lets it.
 pub fn step_down<B: KinematicBody + ?Sized>(
     body: &mut B,
     settings: &StairSettings,
@@ -198,11 +198,20 @@ pub fn step_down<B: KinematicBody + ?Sized>(
             support = descend(body, from, up, settings);
             if matches!(support, Some(Support::Floor(_))) {
                 // Down on the tread, clear of the side: take the nudge back, so the tick moves
-                // the body no further than it walked.
+                // the body no further than it walked; when the side is in the way, as far as
+                // it lets the body go (the nudge is two margins and a millimetre: a third of a
+                // small character's walk at 250 Hz).
                 let landed = body.position();
                 let back = body.test_move(landed, -ahead.travel);
-                if back.contact.is_none() && (landed + back.travel).is_finite() {
-                    body.set_position(landed + back.travel);
+                let undone = match back.contact {
+                    None => back.travel,
+                    Some(_) => {
+                        let way = (-ahead.travel).normalize_or_zero();
+                        way * back.travel.dot(way).clamp(0.0, ahead.travel.length())
+                    }
+                };
+                if (landed + undone).is_finite() {
+                    body.set_position(landed + undone);
                 }
             }
         }
