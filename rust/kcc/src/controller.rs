@@ -40,7 +40,8 @@ pub struct TickInput {
 }
 
 /// What a character remembers between ticks besides its velocity: the jump's timers, its
-/// crouch, when it last pushed a body, and whether its last move stepped down. Start with `CharacterState::default()` and pass the same value to every tick
+/// crouch, when it last pushed a body, and whether its last move stepped down. Start with
+/// `CharacterState::default()` and pass the same value to every tick
 /// ([`Controller::tick_with`]).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct CharacterState {

@@ -303,7 +303,7 @@ pub enum SetDown {
 ///   riser is one step.
 /// - On a slope steeper than [`CREST_SLOPE`]: a held body let go over a slope's crest comes
 ///   down on the slope's face a little lower than it was held: no step. Unless the face is a
-///   chamfer on a step's nosing ([`is_chamfer`]): a round bottom comes down onto a 45 degree
+///   chamfer on a step's nosing (`is_chamfer`): a round bottom comes down onto a 45 degree
 ///   chamfer's face 14 cm lower in one tick, which is the riser's step.
 ///
 /// `reach` is the flat base's probe length (m). `stood` says the body stood held on an edge or

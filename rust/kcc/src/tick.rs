@@ -7,9 +7,10 @@
 //! 2. **intent**: the velocity the input asks for ([`Intent::resolve`]: speed curves, gravity,
 //!    jump);
 //! 3. the **move** ([`move_once`]): an unsure footing settled, the move **planned**
-//!    ([`Plan`]) (after a step down, less the riser's push, [`Landing::pay`]), the engine's **slide** with the **climb** onto a step in its way
-//!    ([`slide::slide`]), the body **settled** on what supports it ([`settle::settle`]), and
-//!    the **report** built once from those values ([`report_of`]).
+//!    ([`Plan`]; after a step down, less the riser's push, [`Landing::pay`]), the engine's
+//!    **slide** with the **climb** onto a step in its way ([`slide::slide`]), the body
+//!    **settled** on what supports it ([`settle::settle`]), and the **report** built once from
+//!    those values ([`report_of`]).
 //!
 //! After each sub-step the controller **pushes** the bodies the engine simulates that the move
 //! walked into ([`crate::push::push_touched`]). Before the first, a body the last tick left
