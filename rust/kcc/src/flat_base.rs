@@ -27,19 +27,32 @@ use crate::tolerances::{
     FACE_SHIFT, HELD_TOLERANCE, MIN_HOLD, SWEEP_SLACK, edge_tolerance, tread_look,
 };
 
-/// The contact normal of the edge a body at `here` (m) stands held over, from a probe straight
-/// down from there (`below`), when it does: the probe met a tilted contact (an edge, not a
-/// level floor) at the feet's height, no lower than the safe `margin` (m) and the
-/// [`SWEEP_SLACK`] below them (a sweep put the body there), no higher than half the [`edge_tolerance`] of the flat base's
-/// `reach` (m) above them (a step down or a slide may leave the feet a little down the rounding
+/// The contact normal of the edge a body at `here` (m) stands held over, from a `probe` straight
+/// down from there, when it does: the probe met an edge ([`under_base`]: a tilted contact, not
+/// a level floor, or a riser's top met with a rounded bottom's side) at the feet's height, no
+/// lower than the safe `margin` (m) and the [`SWEEP_SLACK`] below them (a sweep put the body
+/// there), no higher than half the [`edge_tolerance`] of the flat base's `reach` (m) above
+/// them (a step down or a slide may leave the feet a little down the rounding
 /// of the edge's top). A rounded bottom resting on an edge it has barely begun to roll over
 /// counts as held too.
-pub fn held(below: &MotionTest, here: Vec3, up: Vec3, margin: f32, reach: f32) -> Option<Vec3> {
-    let contact = below.contact?;
+pub fn held(probe: &MotionTest, here: Vec3, up: Vec3, margin: f32, reach: f32) -> Option<Vec3> {
+    let contact = probe.contact?;
     let height = vertical(contact.point - here, up);
     let below = margin.max(0.0) + SWEEP_SLACK;
     let near = height >= -below && height <= below.max(0.5 * edge_tolerance(reach));
-    (is_edge(contact.normal, up) && near).then_some(contact.normal)
+    let fell = -vertical(probe.travel, up);
+    (under_base(contact.normal, fell, up, margin) && near).then_some(contact.normal)
+}
+
+/// True when a contact with unit `normal`, met by a probe straight down that fell `fell` (m)
+/// before it touched, is an edge the flat base stands on (found at the feet's height by the
+/// caller): a tilted contact ([`is_edge`]), or the top of a riser about as high as a rounded
+/// bottom's radius, carried barely past it, that the bottom met with its side after a fall
+/// (the flat base reaches it; the side of something the body only brushes stops the probe at
+/// once, within the engines' margins).
+fn under_base(normal: Vec3, fell: f32, up: Vec3, margin: f32) -> bool {
+    let side = !is_level(normal, up) && !is_overhang(normal, up);
+    is_edge(normal, up) || side && fell > 2.0 * margin.max(0.0) + SWEEP_SLACK
 }
 
 /// True when a flat bottom at `here` (m) floats at the height of the tread of the step it
@@ -166,7 +179,8 @@ pub fn stand<B: KinematicBody + ?Sized>(
         return put_held(body, lifted, high - base, here);
     }
     let top = vertical(contact.point, up);
-    if !is_edge(contact.normal, up)
+    let margin = body.safe_margin();
+    if !under_base(contact.normal, -vertical(probe.travel, up), up, margin)
         || (top - base).abs() > tolerance
         || top <= vertical(here, up)
         || top > high
@@ -242,7 +256,13 @@ pub fn set_down<B: KinematicBody + ?Sized>(body: &mut B, base: f32, reach: f32) 
         return SetDown::NoEdge;
     };
     let top = vertical(contact.point, up);
-    if !is_edge(contact.normal, up) || (top - base).abs() > edge_tolerance(reach) || top > high {
+    let edge = under_base(
+        contact.normal,
+        -vertical(probe.travel, up),
+        up,
+        body.safe_margin(),
+    );
+    if !edge || (top - base).abs() > edge_tolerance(reach) || top > high {
         return SetDown::NoEdge;
     }
     // The probe fell further than the feet go before it touched: the held place is free, and
@@ -490,9 +510,16 @@ mod tests {
         // an edge well below them.
         assert_eq!(held(edge + Vec3::Y * 0.011, tilted), None);
         assert_eq!(held(edge - Vec3::Y * 0.003, tilted), None);
-        // The side of something, or nothing at all.
-        let side = Vec3::new(0.0, 0.01, 1.0);
-        assert_eq!(held(edge, side), None);
+        // The side of something the probe met at once, or nothing at all.
+        let side = Vec3::new(0.0, 0.01, 1.0).normalize();
+        let brushed = MotionTest {
+            travel: Vec3::ZERO,
+            ..probe(edge, side)
+        };
+        assert_eq!(super::held(&brushed, feet, Vec3::Y, margin, reach), None);
+        // A rounded bottom carried barely past a riser as high as its radius: the probe falls
+        // until its side meets the riser's top, at the feet's height. Held.
+        assert_eq!(held(edge, side), Some(side));
         let free = MotionTest {
             contact: None,
             ..probe(edge, tilted)
