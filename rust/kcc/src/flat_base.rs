@@ -24,7 +24,7 @@ use crate::body::{Contact, KinematicBody, MotionTest};
 use crate::floor::{horizontal, unit_up, vertical};
 use crate::surface::{CREST_SLOPE, is_edge, is_level, is_overhang, is_walkable, same_normal};
 use crate::tolerances::{
-    FACE_SHIFT, HELD_TOLERANCE, MIN_HOLD, SWEEP_SLACK, edge_tolerance, tread_look,
+    FACE_SHIFT, HELD_TOLERANCE, MIN_HOLD, NUDGE, SWEEP_SLACK, edge_tolerance, tread_look,
 };
 
 /// The contact normal of the edge a body at `here` (m) stands held over, from a `probe` straight
@@ -42,6 +42,33 @@ pub fn held(probe: &MotionTest, here: Vec3, up: Vec3, margin: f32, reach: f32) -
     let near = height >= -below && height <= below.max(0.5 * edge_tolerance(reach));
     let fell = -vertical(probe.travel, up);
     (under_base(contact.normal, fell, up, margin) && near).then_some(contact.normal)
+}
+
+/// A rounded bottom wider than a tread, held on the edge of the step it climbed, hangs over
+/// the edge of the step below too; a `probe` straight down from `from` (m) falls as far to
+/// either, and may name the lower one. Then one more probe as long, [`NUDGE`] further along
+/// the walk (`walk`, the body's horizontal velocity, m/s: up the stairs, toward the upper
+/// edge), names the upper edge: returned when it is one a body with its feet at `feet` (m)
+/// stands held on ([`held`]). `reach` is the flat base's probe length (m). `None` when the
+/// first probe met no edge below the feet, or the second no edge at their height.
+pub fn out_of_nook<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    probe: &MotionTest,
+    from: Vec3,
+    feet: Vec3,
+    walk: Vec3,
+    reach: f32,
+) -> Option<MotionTest> {
+    let up = unit_up(body.up_direction());
+    let lower = probe.contact?;
+    let margin = body.safe_margin();
+    let walk = horizontal(walk, up).try_normalize()?;
+    let below = vertical(feet - lower.point, up) > edge_tolerance(reach);
+    if !(below && under_base(lower.normal, -vertical(probe.travel, up), up, margin)) {
+        return None;
+    }
+    let again = body.test_move(from + walk * NUDGE, probe.travel + probe.remainder);
+    held(&again, feet, up, margin, reach).map(|_| again)
 }
 
 /// True when a contact with unit `normal`, met by a probe straight down that fell `fell` (m)
@@ -234,7 +261,12 @@ fn touches<B: KinematicBody + ?Sized>(body: &B, feet: Vec3, edge: &Contact) -> b
 /// take up to five. A body the slide left below the step's top (a lift that went only part of
 /// the way up a tilted edge, the slide resting it on the edge's rounding) is raised onto the
 /// edge as [`stand`] raises a held body. See [`SetDown`] for what it says.
-pub fn set_down<B: KinematicBody + ?Sized>(body: &mut B, base: f32, reach: f32) -> SetDown {
+pub fn set_down<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    base: f32,
+    walk: Vec3,
+    reach: f32,
+) -> SetDown {
     let up = unit_up(body.up_direction());
     let here = body.position();
     let high = vertical(here, up);
@@ -251,7 +283,11 @@ pub fn set_down<B: KinematicBody + ?Sized>(body: &mut B, base: f32, reach: f32) 
             None => SetDown::NoEdge,
         };
     }
-    let probe = body.test_move(here, -up * drop);
+    let mut probe = body.test_move(here, -up * drop);
+    let feet = here - up * (high - base);
+    if let Some(again) = out_of_nook(body, &probe, here, feet, walk, reach) {
+        probe = again;
+    }
     let Some(contact) = probe.contact else {
         return SetDown::NoEdge;
     };

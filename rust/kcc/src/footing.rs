@@ -99,6 +99,13 @@ pub(crate) fn sense<B: KinematicBody + ?Sized>(
     if look_held && let Some(contact) = flat.and_then(held).and(below.contact) {
         return held_or_face(body, &below, contact, velocity, reach);
     }
+    if look_held
+        && let Some(flat) = flat
+        && let Some(again) = flat_base::out_of_nook(body, &below, here, here, velocity, flat)
+        && let Some(contact) = again.contact
+    {
+        return Footing::Held(contact);
+    }
     match below.contact {
         Some(contact)
             if look_edge

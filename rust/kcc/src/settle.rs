@@ -68,7 +68,7 @@ pub(crate) fn settle<B: KinematicBody + ?Sized>(
     // once (see `flat_base::set_down`); the step down follows when it is not.
     let set_down = match (flat, slid.lift) {
         (Some(reach), Some(lift)) if !body.is_on_floor() => {
-            flat_base::set_down(body, here + lift.tread, reach)
+            flat_base::set_down(body, here + lift.tread, plan.run, reach)
         }
         _ => SetDown::NoEdge,
     };

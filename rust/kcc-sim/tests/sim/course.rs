@@ -444,6 +444,26 @@ fn a_capsule_in_the_nook_between_two_edges_stays_held_on_the_upper_one() {
 }
 
 #[test]
+fn a_small_capsule_wider_than_a_tread_stays_held_on_the_edge_it_climbed() {
+    // stairs_020 for a 0.6 m character (times 1/3, in the course: a capsule of radius 0.13 m
+    // on 0.1 m treads) at 249 to 282 Hz, rates the course does not run: held on the edge of
+    // the step it climbed, its round bottom hung over the edge below as well, and the probe
+    // straight down fell as far to either (0.1 mm apart) and named the lower one. The climb's
+    // set-down missed the hold (14 queries), and the next tick, not held, the body came down
+    // 6 cm onto the lower edge and climbed again (two `stepped` more). A second probe a
+    // millimetre along the walk names the upper edge.
+    checks_pass(
+        "stairs_020_60cm.toml",
+        &[249.0, 273.0, 282.0],
+        &[
+            "steps_per_riser",
+            "max_step_tick_queries",
+            "max_airborne_ticks",
+        ],
+    );
+}
+
+#[test]
 fn the_flat_base_reports_one_step_per_riser_and_the_rolling_capsule_does_not() {
     // stairs_030: 5 risers of 0.3 m up and 5 down, `steps_per_riser` checks it with the flat
     // base (the default), and `max_step_tick_queries` the 10 queries of a step tick. The same
