@@ -63,8 +63,14 @@ pub fn out_of_nook<B: KinematicBody + ?Sized>(
     let lower = probe.contact?;
     let margin = body.safe_margin();
     let walk = horizontal(walk, up).try_normalize()?;
-    let below = vertical(feet - lower.point, up) > edge_tolerance(reach);
-    if !(below && under_base(lower.normal, -vertical(probe.travel, up), up, margin)) {
+    let height = vertical(lower.point - feet, up);
+    let fell = -vertical(probe.travel, up);
+    // Above the feet: the edge the body walked off, behind it, that its side still reaches
+    // (the probe fell to it; a slope under the body is met at once).
+    let behind = horizontal(lower.point - feet, up).dot(walk) < 0.0
+        && fell > 2.0 * margin.max(0.0) + SWEEP_SLACK;
+    let off = height < -edge_tolerance(reach) || height > edge_tolerance(reach) && behind;
+    if !(off && under_base(lower.normal, fell, up, margin)) {
         return None;
     }
     let again = body.test_move(from + walk * NUDGE, probe.travel + probe.remainder);
@@ -207,16 +213,24 @@ pub fn stand<B: KinematicBody + ?Sized>(
     }
     let top = vertical(contact.point, up);
     let margin = body.safe_margin();
-    if !under_base(contact.normal, -vertical(probe.travel, up), up, margin)
-        || (top - base).abs() > tolerance
-        || top <= vertical(here, up)
-        || top > high
+    let edge = under_base(contact.normal, -vertical(probe.travel, up), up, margin);
+    // A rounded bottom that came down from the edge it stood held on, still reaching back to
+    // it: the probe meets that edge before the lower one, and the body stays held on it.
+    if let Some(Face::LookFrom { stood }) = before
+        && edge
+        && top - base > tolerance
+        && (top - stood).abs() <= tolerance
+        && top <= high
+        && vertical(probe.travel, up) <= top - high
     {
+        return put_held(body, lifted, high - top, here);
+    }
+    if !edge || (top - base).abs() > tolerance || top <= vertical(here, up) || top > high {
         return None;
     }
     let face = match before {
         Some(Face::Was(edge)) => same_normal(edge.normal, contact.normal),
-        Some(Face::Look) => looks_like_face(body, lifted, &contact, reach),
+        Some(Face::Look | Face::LookFrom { .. }) => looks_like_face(body, lifted, &contact, reach),
         None => false,
     };
     if face || vertical(probe.travel, up) > top - high {
@@ -486,6 +500,14 @@ pub enum Face {
     /// One more probe, a few millimetres toward the contact: a face gives the same normal
     /// there, an edge a turned one.
     Look,
+    /// As [`Face::Look`], for the lower edge a step down came down on from the edge the body
+    /// stood held on, its feet at the height `stood` (m along up): a probe that meets that
+    /// edge first (a rounded bottom still reaching back to it touches it before the lower
+    /// one) keeps the body held there.
+    LookFrom {
+        /// The height the body stood held at, m along up.
+        stood: f32,
+    },
 }
 
 /// True when the probe down from `lifted` (m) that met `contact` meets a contact with the same

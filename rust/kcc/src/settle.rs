@@ -260,6 +260,9 @@ fn hold_base(
     let here = vertical(plan.start, plan.up);
     match (slid.lift, lower, plan.footing) {
         (Some(lift), _, _) => Some((here + lift.tread, None)),
+        (None, Some(top), Footing::Held(_)) => {
+            Some((top, Some(flat_base::Face::LookFrom { stood: here })))
+        }
         (None, Some(top), _) => Some((top, Some(flat_base::Face::Look))),
         (None, None, Footing::Held(edge)) => {
             Some((here, Some(flat_base::Face::Was(edge)).filter(|_| walked)))

@@ -464,6 +464,38 @@ fn a_small_capsule_wider_than_a_tread_stays_held_on_the_edge_it_climbed() {
 }
 
 #[test]
+fn a_capsule_coming_down_in_the_nook_of_two_edges_steps_once_per_riser() {
+    // stairs_down_full_speed (0.3 m risers and treads, 45 degrees) scaled to a 0.6 m and a 6 m
+    // character, at rates the course does not run: the round bottom came down from the edge it
+    // stood held on onto the next one while its back still reached the first. At 78 Hz the
+    // small one's hold probe met the upper edge first and let the body rest 3.6 mm down the
+    // lower edge's rounding, where no hold finds it: it rolled down the rest of the stairs
+    // without a `stepped` (8 risers off). At 228 Hz the large one's footing probe named the
+    // upper edge, a metre above its feet, behind it: not held, it sank down the lower edge's
+    // rounding for eight ticks and rolled on (6 risers off). The hold now keeps the body on
+    // the edge it stood on when that edge is met first, and a probe that names the edge
+    // behind and above the feet looks again a millimetre along the walk.
+    checks_pass(
+        "stairs_down_full_speed_60cm.toml",
+        &[78.0],
+        &[
+            "steps_per_riser",
+            "max_step_tick_queries",
+            "max_airborne_ticks",
+        ],
+    );
+    checks_pass(
+        "stairs_down_full_speed_6m.toml",
+        &[228.0],
+        &[
+            "steps_per_riser",
+            "max_step_tick_queries",
+            "max_airborne_ticks",
+        ],
+    );
+}
+
+#[test]
 fn the_flat_base_reports_one_step_per_riser_and_the_rolling_capsule_does_not() {
     // stairs_030: 5 risers of 0.3 m up and 5 down, `steps_per_riser` checks it with the flat
     // base (the default), and `max_step_tick_queries` the 10 queries of a step tick. The same
