@@ -399,7 +399,7 @@ fn blocked_by<B: KinematicBody + ?Sized>(body: &B, look: &LookAhead) -> Option<B
 /// Where a step up lands (see [`land`]).
 struct Landed {
     /// The place on the step.
-    landing: Landing,
+    landing: Foothold,
     /// A rounded bottom rests on the step's edge, a walkable tread behind it.
     on_edge: bool,
     /// The landing's contact is at the body's feet (within two safe margins): a flat
@@ -483,14 +483,14 @@ fn tread_behind<B: KinematicBody + ?Sized>(
     riser: Vec3,
     direction: Vec3,
     settings: &StairSettings,
-) -> Option<Landing> {
+) -> Option<Foothold> {
     let look = BodyScale::of(body).tread_look(settings.step_forward_test);
     if look <= 0.0 {
         return None;
     }
     let up = unit_up(body.up_direction());
     let max_angle = body.floor_max_angle();
-    let walkable = |tread: &Landing| is_walkable(tread.contact.normal, up, max_angle);
+    let walkable = |tread: &Foothold| is_walkable(tread.contact.normal, up, max_angle);
     let toward = toward_riser(riser, direction, up);
     let grazing = toward.is_some_and(|toward| toward.dot(direction) < GRAZING_COSINE);
     // One slanted sweep, toward the riser by the tread test and down to the start's height:
@@ -501,7 +501,7 @@ fn tread_behind<B: KinematicBody + ?Sized>(
         let drop = vertical(near - start, up);
         let slant = body.test_move(near, toward * look - up * drop);
         let contact = slant.contact?;
-        let landing = Landing {
+        let landing = Foothold {
             position: near + slant.travel,
             contact,
             above: near + horizontal(slant.travel, up),
@@ -532,7 +532,7 @@ fn riser_fits<B: KinematicBody + ?Sized>(
     body: &mut B,
     start: Vec3,
     top: Vec3,
-    landing: &Landing,
+    landing: &Foothold,
     level: bool,
     settings: &StairSettings,
 ) -> Option<f32> {
@@ -564,7 +564,7 @@ fn riser_fits<B: KinematicBody + ?Sized>(
 /// when that one reached far enough or hit something.
 fn deep_enough<B: KinematicBody + ?Sized>(
     body: &mut B,
-    landing: &Landing,
+    landing: &Foothold,
     ahead: &LookAhead,
     obstacle: Vec3,
     direction: Vec3,
@@ -613,7 +613,7 @@ fn floor_slide(rest: Vec3, normal: Vec3, up: Vec3) -> Vec3 {
 }
 
 /// A place found on top of a step.
-struct Landing {
+struct Foothold {
     /// Where the body would stand, m.
     position: Vec3,
     /// What it would stand on.
@@ -624,7 +624,11 @@ struct Landing {
 
 /// From `above` (a place above the step the forward sweep reached), sweeps down no lower than
 /// the height of `start`. `None` when nothing was found to stand on.
-fn drop_onto<B: KinematicBody + ?Sized>(body: &mut B, start: Vec3, above: Vec3) -> Option<Landing> {
+fn drop_onto<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    start: Vec3,
+    above: Vec3,
+) -> Option<Foothold> {
     let up = unit_up(body.up_direction());
     let drop = vertical(above - start, up);
     if drop <= 0.0 {
@@ -632,7 +636,7 @@ fn drop_onto<B: KinematicBody + ?Sized>(body: &mut B, start: Vec3, above: Vec3) 
     }
     let down = body.test_move(above, -up * drop);
     let contact = down.contact?;
-    Some(Landing {
+    Some(Foothold {
         position: above + down.travel,
         contact,
         above,
