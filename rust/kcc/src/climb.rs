@@ -47,13 +47,15 @@ pub(crate) enum Climb {
 /// landing lies beyond `motion` (the minimum forward step) is lifted to the tread's height
 /// and floats there with the flat base ([`Lift::over`]); without it, it is moved ahead to
 /// that landing. Says what it found otherwise, and leaves the body alone.
-/// `level`: the body stands at `from` on level floor; `met`: what the slide that made
-/// `motion` from `from` met first (see [`step_up`]).
+/// `aim`: the direction the input steers the body toward (unit, or zero); `level`: the body
+/// stands at `from` on level floor; `met`: what the slide that made `motion` from `from` met
+/// first (see [`step_up`]).
 pub(crate) fn climb<B: KinematicBody + ?Sized>(
     body: &mut B,
     stairs: &StairSettings,
     from: Vec3,
     motion: Vec3,
+    aim: Vec3,
     level: bool,
     met: Option<MotionTest>,
 ) -> Climb {
@@ -63,7 +65,7 @@ pub(crate) fn climb<B: KinematicBody + ?Sized>(
     }
     // How far along the motion the slide before the climb (if any) already took the body.
     let slid = horizontal(body.position() - from, up).length();
-    let step = match step_up(body, from, motion, stairs, level, met) {
+    let step = match step_up(body, from, motion, aim, stairs, level, met) {
         Ahead::Stepped(step) => step,
         Ahead::Free => return Climb::Free,
         Ahead::Blocked => return Climb::Blocked,

@@ -232,6 +232,7 @@ impl Controller {
                         &self.settings,
                         body,
                         velocity,
+                        Vec3::ZERO,
                         dt,
                         footing,
                         &mut Landing::default(),
@@ -268,7 +269,15 @@ impl Controller {
         let level = is_level(body.floor_normal(), up);
         let motion = horizontal(velocity, up) * dt;
         let body = &mut checked_casts(body, self.settings.float_height());
-        match climb(body, &self.settings.stairs, from, motion, level, None) {
+        match climb(
+            body,
+            &self.settings.stairs,
+            from,
+            motion,
+            Vec3::ZERO,
+            level,
+            None,
+        ) {
             Climb::Lifted(lift) => lift.height,
             Climb::Free | Climb::Blocked => 0.0,
         }

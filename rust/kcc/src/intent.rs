@@ -89,6 +89,11 @@ impl Intent {
         }
     }
 
+    /// The horizontal unit direction the input steers the body toward; zero without input.
+    pub(crate) fn aim(&self) -> Vec3 {
+        self.target.normalize_or_zero()
+    }
+
     /// The velocity the move starts with, m/s.
     pub(crate) fn velocity(&self, up: Vec3) -> Vec3 {
         self.run + up * self.rise

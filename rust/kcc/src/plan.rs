@@ -39,13 +39,16 @@ pub(crate) struct Plan {
     pub(crate) level: bool,
     /// The probe for a riser ran already this move and found none.
     pub(crate) probed: bool,
+    /// Horizontal unit direction the input steers the body toward (zero without input): a
+    /// slide along a riser bends `run` away from it (see [`crate::stairs::step_up`]).
+    pub(crate) aim: Vec3,
 }
 
 impl Plan {
     /// The move of a body standing on `footing` with `velocity` (m/s) over `dt` (s) from
     /// `start` (m: where the move began, before any climb it already made); `keep_speed`: the move follows the floor's slope
     /// ([`MovementSettings::constant_horizontal_speed`](crate::MovementSettings)); `probed`:
-    /// the probe for a riser already ran and found none.
+    /// the probe for a riser already ran and found none. It has no `aim` (see [`Plan::aimed`]).
     ///
     /// On floor, the move follows the floor's slope, and gravity does not push into it: the
     /// engine would slide that push downhill, faster than the walk, and a push that meets the
@@ -92,7 +95,13 @@ impl Plan {
             follow,
             level,
             probed,
+            aim: Vec3::ZERO,
         }
+    }
+
+    /// The plan steered along `aim`, the horizontal unit direction of the input (or zero).
+    pub(crate) fn aimed(self, aim: Vec3) -> Self {
+        Self { aim, ..self }
     }
 
     /// The move's horizontal motion, m.

@@ -115,7 +115,7 @@ fn slide_and_climb<B: KinematicBody + ?Sized>(
     if grounded && (probe || plan.footing.held()) && !plan.probed {
         // The probe first: a step found is climbed before the engine's slide touches it.
         let motion = (run + up * plan.slope) * dt;
-        if let Climb::Lifted(lift) = climb(body, stairs, start, motion, level, None) {
+        if let Climb::Lifted(lift) = climb(body, stairs, start, motion, plan.aim, level, None) {
             return (run, plan.slope, Some(lift));
         }
     }
@@ -131,7 +131,7 @@ fn slide_and_climb<B: KinematicBody + ?Sized>(
     // The slide's first motion was the climb's when gravity did not push it down.
     let motion = (run + up * slope) * dt;
     let met = slide_met(body, motion).filter(|_| push == 0.0);
-    let mut found = climb(body, stairs, start, motion, level, met);
+    let mut found = climb(body, stairs, start, motion, plan.aim, level, met);
     let walked = horizontal(body.position() - start, up).length();
     let short = walked < plan.walk().length() * (1.0 - WALK_SHARE);
     let cancelled = walked <= body.safe_margin().max(0.0);
@@ -144,7 +144,7 @@ fn slide_and_climb<B: KinematicBody + ?Sized>(
         // from rest.
         let margin = body.safe_margin().max(0.0);
         let reach = motion + horizontal(motion, up).normalize_or_zero() * (margin + NUDGE);
-        found = climb(body, stairs, start, reach, level, None);
+        found = climb(body, stairs, start, reach, plan.aim, level, None);
     }
     if matches!(found, Climb::Free) && stairs.flat_reach().is_some() && stopped(velocity) {
         // With a flat base, the slide made the whole walk and ended against the next riser,
@@ -160,7 +160,7 @@ fn slide_and_climb<B: KinematicBody + ?Sized>(
         velocity = body.move_and_slide(run + up * push, dt);
         found = if body.is_on_wall() {
             let met = slide_met(body, run * dt).filter(|_| push == 0.0);
-            climb(body, stairs, start, run * dt, level, met)
+            climb(body, stairs, start, run * dt, plan.aim, level, met)
         } else {
             Climb::Blocked
         };

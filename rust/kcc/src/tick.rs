@@ -152,7 +152,7 @@ pub(crate) fn substep<B: KinematicBody + ?Sized>(
         }
         Floating::No => {
             let velocity = intent.velocity(up);
-            move_once(settings, body, velocity, dt, footing, landing)
+            move_once(settings, body, velocity, intent.aim(), dt, footing, landing)
         }
     };
     jumps.end(report.on_floor, dt);
@@ -163,8 +163,8 @@ pub(crate) fn substep<B: KinematicBody + ?Sized>(
     report
 }
 
-/// One move with the stair sweeps of a body standing on `footing` with `velocity` (m/s) over
-/// `dt` (s): the engine's slide, a climb when a step stopped it, the settle onto what supports
+/// One move with the stair sweeps of a body standing on `footing` with `velocity` (m/s),
+/// steered along `aim` (the input's horizontal unit direction, or zero), over `dt` (s): the engine's slide, a climb when a step stopped it, the settle onto what supports
 /// the body, and the report. Every move ends the engine's state with a slide (see
 /// [`slide::slide`]). A body resting on a stair's edge ([`Footing::Edge`]) moves as on floor,
 /// without pushing down into the edge (the engine would slide it off ahead of its motion).
@@ -175,6 +175,7 @@ pub(crate) fn move_once<B: KinematicBody + ?Sized>(
     settings: &ControllerSettings,
     body: &mut B,
     velocity: Vec3,
+    aim: Vec3,
     dt: f32,
     footing: Footing,
     landing: &mut Landing,
@@ -182,7 +183,7 @@ pub(crate) fn move_once<B: KinematicBody + ?Sized>(
     let stairs = &settings.stairs;
     let start = body.position();
     let was_supported = footing.supported();
-    let unsure = settle_unsure(body, stairs, footing, velocity, dt);
+    let unsure = settle_unsure(body, stairs, footing, velocity, aim, dt);
     let keep_speed = settings.movement.constant_horizontal_speed;
     let plan = Plan::new(
         body,
@@ -192,7 +193,8 @@ pub(crate) fn move_once<B: KinematicBody + ?Sized>(
         dt,
         keep_speed,
         unsure.probed,
-    );
+    )
+    .aimed(aim);
     let (paying, paid) = match unsure.lift {
         None => landing.pay(body, &plan),
         Some(_) => (plan, Vec3::ZERO),
@@ -229,6 +231,7 @@ fn settle_unsure<B: KinematicBody + ?Sized>(
     stairs: &StairSettings,
     footing: Footing,
     velocity: Vec3,
+    aim: Vec3,
     dt: f32,
 ) -> Settling {
     let Footing::Unsure { contact, reach } = footing else {
@@ -243,7 +246,7 @@ fn settle_unsure<B: KinematicBody + ?Sized>(
     let held = Footing::Held(contact);
     let run = horizontal(velocity, up);
     if vertical(velocity, up) <= 0.0
-        && let Climb::Lifted(lift) = climb(body, stairs, start, run * dt, true, None)
+        && let Climb::Lifted(lift) = climb(body, stairs, start, run * dt, aim, true, None)
     {
         return Settling {
             footing: held,

@@ -496,6 +496,25 @@ fn a_capsule_coming_down_in_the_nook_of_two_edges_steps_once_per_riser() {
 }
 
 #[test]
+fn stairs_walked_at_80_degrees_are_climbed_at_a_high_rate() {
+    // stairs_angle_80_capsule at 258 Hz (the course runs 30 to 240): each slide along the
+    // first riser turned the velocity further off the stairs' direction (85.5 degrees, past
+    // the 85 of `TOWARD_RISER_COSINE`), the look for the tread toward the riser was not made,
+    // and the capsule ground along the riser to the end of the file, 2.6 m from the landing.
+    // The gate now takes the input's direction too. (On Godot Physics the same at 240 Hz.)
+    checks_pass(
+        "stairs_angle_80_capsule.toml",
+        &[258.0],
+        &[
+            "reach",
+            "steps_per_riser",
+            "max_airborne_ticks",
+            "speed_ratio_min",
+        ],
+    );
+}
+
+#[test]
 fn the_flat_base_reports_one_step_per_riser_and_the_rolling_capsule_does_not() {
     // stairs_030: 5 risers of 0.3 m up and 5 down, `steps_per_riser` checks it with the flat
     // base (the default), and `max_step_tick_queries` the 10 queries of a step tick. The same

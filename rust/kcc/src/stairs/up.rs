@@ -89,6 +89,12 @@ pub struct StepUp {
 /// (it is at the body's origin, its feet), and a level landing is a riser exactly as high as
 /// the body rises.
 ///
+/// `aim`: the horizontal unit direction the input steers the body toward (zero when there is
+/// none or it is the motion's own). A slide along a riser bends the motion away from the
+/// riser tick after tick (at 258 Hz a walk 80 degrees off the stairs' direction moves 85.5
+/// degrees off it), and a step is looked for toward the riser when either is within
+/// [`TOWARD_RISER_COSINE`] of it.
+///
 /// `met`: what a test of `motion` from `from` already found, when the caller has it (the first
 /// collision of a slide that made that motion, see [`KinematicBody::first_slide_collision`]): it
 /// stands for the probe's first test, which is then not made.
@@ -100,6 +106,7 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     body: &mut B,
     from: Vec3,
     motion: Vec3,
+    aim: Vec3,
     settings: &StairSettings,
     level: bool,
     met: Option<MotionTest>,
@@ -143,7 +150,7 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         Some(under) => under,
         None => slide_on(body, first, settings),
     };
-    let Some(landed) = land(body, from, &ahead, &obstacle, direction, settings) else {
+    let Some(landed) = land(body, from, &ahead, &obstacle, direction, aim, settings) else {
         return Ahead::Blocked;
     };
     let landing = landed.landing;
@@ -421,6 +428,7 @@ fn land<B: KinematicBody + ?Sized>(
     ahead: &LookAhead,
     obstacle: &Obstacle,
     direction: Vec3,
+    aim: Vec3,
     settings: &StairSettings,
 ) -> Option<Landed> {
     let up = unit_up(body.up_direction());
@@ -440,9 +448,13 @@ fn land<B: KinematicBody + ?Sized>(
             ahead,
             obstacle.contact.normal,
             direction,
+            aim,
             settings,
         )?;
-        if ahead.first.contact.is_some() {
+        // Resting on the edge no higher than the start, the body's side is on it (a walk
+        // nearly along the riser, the look ahead hardly over the step): stand on the tread too.
+        let low = vertical(landing.position - start, up) <= MIN_STEP_RISE;
+        if ahead.first.contact.is_some() || low {
             landing = tread;
         } else {
             on_edge = true;
@@ -482,6 +494,7 @@ fn tread_behind<B: KinematicBody + ?Sized>(
     ahead: &LookAhead,
     riser: Vec3,
     direction: Vec3,
+    aim: Vec3,
     settings: &StairSettings,
 ) -> Option<Foothold> {
     let look = BodyScale::of(body).tread_look(settings.step_forward_test);
@@ -491,7 +504,7 @@ fn tread_behind<B: KinematicBody + ?Sized>(
     let up = unit_up(body.up_direction());
     let max_angle = body.floor_max_angle();
     let walkable = |tread: &Foothold| is_walkable(tread.contact.normal, up, max_angle);
-    let toward = toward_riser(riser, direction, up);
+    let toward = toward_riser(riser, direction, aim, up);
     let grazing = toward.is_some_and(|toward| toward.dot(direction) < GRAZING_COSINE);
     // One slanted sweep, toward the riser by the tread test and down to the start's height:
     // what it meets first is the tread when walkable.
@@ -593,11 +606,13 @@ fn deep_enough<B: KinematicBody + ?Sized>(
 }
 
 /// The horizontal direction into a riser with contact `normal` for a body moving along the
-/// horizontal unit `direction`, when it moves into it within [`TOWARD_RISER_COSINE`]; `None`
-/// otherwise or for a normal with no horizontal part.
-fn toward_riser(normal: Vec3, direction: Vec3, up: Vec3) -> Option<Vec3> {
+/// horizontal unit `direction` and steered along `aim` (unit, or zero), when either goes into
+/// it within [`TOWARD_RISER_COSINE`]; `None` otherwise or for a normal with no horizontal
+/// part.
+fn toward_riser(normal: Vec3, direction: Vec3, aim: Vec3, up: Vec3) -> Option<Vec3> {
     let toward = horizontal(-normal, up).try_normalize()?;
-    (toward.dot(direction) >= TOWARD_RISER_COSINE).then_some(toward)
+    let into = toward.dot(direction).max(toward.dot(aim));
+    (into >= TOWARD_RISER_COSINE).then_some(toward)
 }
 
 /// `rest` slid along walkable ground with unit `normal` the way Godot's `move_and_slide` does
