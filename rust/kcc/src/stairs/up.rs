@@ -122,15 +122,7 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         Probe::Blocked => return Ahead::Blocked,
     };
     let length = horizontal(motion, up).length();
-    // A body the engine simulates or another character is pushed or met as a wall, not
-    // climbed, unless the settings allow it.
-    let movable = obstacle.contact.movable && !settings.step_onto_bodies;
-    if !settings.step_up_enabled
-        || settings.max_step_height <= 0.0
-        || length <= 0.0
-        || obstacle.overhang
-        || movable
-    {
+    if !steppable(&obstacle, length, settings) {
         return Ahead::Blocked;
     }
     let direction = horizontal(motion, up) / length;
@@ -182,6 +174,16 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         rim_on_edge: landed.rim && landed.tread_height.is_some(),
         tread_height: landed.tread_height.unwrap_or(height),
     })
+}
+
+/// True when the `obstacle` a probe of `length` m (horizontal) met may be stepped onto: step
+/// up is on, with a max step height, and the obstacle is no overhang. A body the engine
+/// simulates or another character is pushed or met as a wall, not climbed, unless the
+/// settings allow it.
+fn steppable(obstacle: &Obstacle, length: f32, settings: &StairSettings) -> bool {
+    let movable = obstacle.contact.movable && !settings.step_onto_bodies;
+    let off = !settings.step_up_enabled || settings.max_step_height <= 0.0 || length <= 0.0;
+    !(off || obstacle.overhang || movable)
 }
 
 /// `motion` (m) lengthened to reach at least `reach` (m) ahead; `flat` is its horizontal
