@@ -28,7 +28,7 @@ use crate::tolerances::{
 };
 
 /// The contact normal of the edge a body at `here` (m) stands held over, from a `probe` straight
-/// down from there, when it does: the probe met an edge ([`under_base`]: a tilted contact, not
+/// down from there, when it does: the probe met an edge (`under_base`: a tilted contact, not
 /// a level floor, or a riser's top met with a rounded bottom's side) at the feet's height, no
 /// lower than the safe `margin` (m) and the [`SWEEP_SLACK`] below them (a sweep put the body
 /// there), no higher than half the [`edge_tolerance`] of the flat base's `reach` (m) above
@@ -49,8 +49,11 @@ pub fn held(probe: &MotionTest, here: Vec3, up: Vec3, margin: f32, reach: f32) -
 /// either, and may name the lower one. Then one more probe as long, [`NUDGE`] further along
 /// the walk (`walk`, the body's horizontal velocity, m/s: up the stairs, toward the upper
 /// edge), names the upper edge: returned when it is one a body with its feet at `feet` (m)
-/// stands held on ([`held`]). `reach` is the flat base's probe length (m). `None` when the
-/// first probe met no edge below the feet, or the second no edge at their height.
+/// stands held on ([`held`]). Coming down, held on the lower edge, the probe may name the
+/// upper one behind the body, which its side still reaches: the look along the walk then
+/// names the lower one. `reach` is the flat base's probe length (m). `None` when the first
+/// probe met no such edge (more than the [`edge_tolerance`] below the feet, or above them and
+/// behind), or the second no edge at their height.
 pub fn out_of_nook<B: KinematicBody + ?Sized>(
     body: &mut B,
     probe: &MotionTest,
@@ -67,8 +70,7 @@ pub fn out_of_nook<B: KinematicBody + ?Sized>(
     let fell = -vertical(probe.travel, up);
     // Above the feet: the edge the body walked off, behind it, that its side still reaches
     // (the probe fell to it; a slope under the body is met at once).
-    let behind = horizontal(lower.point - feet, up).dot(walk) < 0.0
-        && fell > 2.0 * margin.max(0.0) + SWEEP_SLACK;
+    let behind = horizontal(lower.point - feet, up).dot(walk) < 0.0 && fell_to(fell, margin);
     let off = height < -edge_tolerance(reach) || height > edge_tolerance(reach) && behind;
     if !(off && under_base(lower.normal, fell, up, margin)) {
         return None;
@@ -85,7 +87,14 @@ pub fn out_of_nook<B: KinematicBody + ?Sized>(
 /// once, within the engines' margins).
 fn under_base(normal: Vec3, fell: f32, up: Vec3, margin: f32) -> bool {
     let side = !is_level(normal, up) && !is_overhang(normal, up);
-    is_edge(normal, up) || side && fell > 2.0 * margin.max(0.0) + SWEEP_SLACK
+    is_edge(normal, up) || side && fell_to(fell, margin)
+}
+
+/// True when a probe straight down fell `fell` (m) before it touched: further than the
+/// engines' margins (twice the safe `margin`, m, and the [`SWEEP_SLACK`]), so what it met lies
+/// below the body, not at its side where the body already touched it.
+fn fell_to(fell: f32, margin: f32) -> bool {
+    fell > 2.0 * margin.max(0.0) + SWEEP_SLACK
 }
 
 /// True when a flat bottom at `here` (m) floats at the height of the tread of the step it
