@@ -227,7 +227,7 @@ impl Controller {
                     smooth::move_floating(body, stairs, velocity, dt, ground, speed)
                 }
                 Floating::No => {
-                    let footing = footing::sense(body, velocity, stairs.flat_reach());
+                    let footing = footing::sense(body, velocity, stairs);
                     tick::move_once(
                         &self.settings,
                         body,

@@ -104,13 +104,17 @@ fn fell_to(fell: f32, margin: f32) -> bool {
 /// `below` is the probe straight down from `here`: it met the rounding (a tilted contact, or the
 /// riser's face right below it when the rim is barely past the face) no more than the
 /// [`edge_tolerance`] below the feet, or nothing that close. One more probe, from
-/// the [`tread_look`] further toward that contact (or along `walk`, the body's horizontal
-/// velocity, m/s, when it met nothing), must meet the tread (walkable ground) at the feet's
-/// height, within the engine's margins (a landing found by a sweep down stops up to twice the
-/// safe margin above the tread). When `below` met nothing that close, the look reaches down
-/// as far as `below` did (`reach`) and the tread's edge at the feet's height (as [`held`]
-/// sees it) counts too: a rounded bottom lifted just past the riser hangs over the edge it
-/// stood on and the tread's edge at one stop of the cast, and `below` may name either. The
+/// the [`tread_look`] further toward that contact (or, when it met nothing that close,
+/// `climb_look` along `walk`, the body's horizontal velocity, m/s), must meet the tread
+/// (walkable ground) at the feet's height, within the engine's margins (a landing found by a
+/// sweep down stops up to twice the safe margin above the tread). `climb_look` (m) is how far
+/// past its landing the climb looked for the tread (the step forward test, see
+/// [`BodyScale::tread_look`](crate::tolerances::BodyScale::tread_look)): over a chamfer deeper
+/// than the rounding (15 cm on 30 cm steps), the climb lifted the body to a tread that far
+/// ahead, and the tread holds it while it is. When `below` met nothing that close, the look
+/// reaches down as far as `below` did (`reach`) and the tread's edge at the feet's height (as
+/// [`held`] sees it) counts too: a rounded bottom lifted just past the riser hangs over the
+/// edge it stood on and the tread's edge at one stop of the cast, and `below` may name either. The
 /// tread must not lie behind the walk: a body held on the edge of a step it is walking down
 /// from has that step's tread behind it. `reach` is the flat base's probe length (the max step
 /// height, m), which sizes both.
@@ -120,6 +124,7 @@ pub fn over_tread<B: KinematicBody + ?Sized>(
     here: Vec3,
     walk: Vec3,
     reach: f32,
+    climb_look: f32,
 ) -> bool {
     let up = unit_up(body.up_direction());
     let margin = body.safe_margin().max(0.0);
@@ -151,11 +156,11 @@ pub fn over_tread<B: KinematicBody + ?Sized>(
     // Met nothing close: a rounded bottom lifted just past the riser may hang over the edge
     // it stood on and the tread's edge alike (the probe then names either), and the look
     // reaches as far down as the probe did, to find the tread's edge at the feet's height.
-    let depth = match near {
-        Some(_) => tolerance + 2.0 * margin,
-        None => reach.max(tolerance + 2.0 * margin),
+    let (depth, ahead) = match near {
+        Some(_) => (tolerance + 2.0 * margin, tread_look(reach)),
+        None => (reach.max(tolerance + 2.0 * margin), climb_look),
     };
-    let from = here + toward * tread_look(reach);
+    let from = here + toward * ahead;
     let look = body.test_move(from, -up * depth);
     let max_angle = body.floor_max_angle();
     let tread = look.contact.is_some_and(|tread| {

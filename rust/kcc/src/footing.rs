@@ -10,8 +10,9 @@ use glam::Vec3;
 use crate::body::{Contact, KinematicBody};
 use crate::flat_base;
 use crate::floor::{horizontal, up_of, vertical};
+use crate::settings::StairSettings;
 use crate::surface::{is_gentle, is_level, same_normal, supports};
-use crate::tolerances::{EDGE_PROBE, EDGE_REST_SPEED};
+use crate::tolerances::{BodyScale, EDGE_PROBE, EDGE_REST_SPEED};
 
 /// What the body stands on as a move begins.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -58,7 +59,7 @@ impl Footing {
 
 /// Where the body with `velocity` (m/s) stands. A body the engine has off the floor rests on an
 /// edge when the last move left it there (it has no vertical speed) and it still touches
-/// something below it. With a flat base (`flat`: the reach of its probe, m), a body on tilted
+/// something below it. With a flat base (`stairs`' [`StairSettings::flat_reach`]), a body on tilted
 /// floor or off the floor, not rising, may stand held over an edge (see
 /// [`crate::flat_base::held`]). One probe down, made only in those cases; one more when the
 /// engine's floor has the very normal of that contact (an edge or a slope's face), unless the
@@ -66,9 +67,10 @@ impl Footing {
 pub(crate) fn sense<B: KinematicBody + ?Sized>(
     body: &mut B,
     velocity: Vec3,
-    flat: Option<f32>,
+    stairs: &StairSettings,
 ) -> Footing {
     let up = up_of(body);
+    let flat = stairs.flat_reach();
     let on_floor = body.is_on_floor();
     let fallback = if on_floor {
         Footing::Floor
@@ -91,7 +93,9 @@ pub(crate) fn sense<B: KinematicBody + ?Sized>(
         .map_or(touch, |reach| reach.max(touch));
     let here = body.position();
     let below = body.test_move(here, -up * reach);
-    let over = |body: &mut B, reach| flat_base::over_tread(body, &below, here, velocity, reach);
+    let look = BodyScale::of(body).tread_look(stairs.step_forward_test);
+    let over =
+        |body: &mut B, reach| flat_base::over_tread(body, &below, here, velocity, reach, look);
     if look_held && look_edge && flat.is_some_and(|flat| over(body, flat)) {
         return Footing::OverTread;
     }

@@ -15,6 +15,7 @@ use crate::plan::Plan;
 use crate::settings::StairSettings;
 use crate::slide::Slid;
 use crate::stairs::step_down;
+use crate::surface::is_level;
 use crate::tolerances::{
     FACE_TEST_WALK, MARGIN_PUSH_SHARE, MIN_MOTION, edge_tolerance, step_down_tolerance,
 };
@@ -94,11 +95,49 @@ pub(crate) fn settle<B: KinematicBody + ?Sized>(
     if set_down == SetDown::Resting {
         return settled;
     }
-    let Some(reach) = flat else {
-        return settled;
-    };
-    stand_or_come_down(body, plan, slid, reach, slid_to, landed, &mut settled);
+    if let Some(reach) = flat {
+        stand_or_come_down(body, plan, slid, reach, slid_to, landed, &mut settled);
+    }
+    if settled.stepped.is_none() && landed.is_none() {
+        settled.stepped = off_slope_foot(body, stairs, plan, slid, flat.is_some());
+    }
     settled
+}
+
+/// The step of a grounded move down a slope whose slide went past the slope's foot onto level
+/// ground lower than the slope's line, by more than the [`step_down_tolerance`]: the engine's
+/// floor snap took the body down a riser (a 45 degree chamfer on a stair's nosing is floor:
+/// the slide follows its face beyond its foot, over the riser below it, and the snap comes
+/// down onto the tread). One probe down tells level ground under the body from the curve of a
+/// rounded nosing, which falls away from the slope's line as well (the engine may give its
+/// top a level floor normal). With the flat base the tick's whole drop is the step, as for a
+/// step down; rolling, only the drop beyond the slope. `None` when the move climbed, did not
+/// follow a slope down, or did not end on level ground.
+fn off_slope_foot<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    stairs: &StairSettings,
+    plan: &Plan,
+    slid: &Slid,
+    flat: bool,
+) -> Option<f32> {
+    let downhill = plan.grounded && slid.lift.is_none() && slid.slope < 0.0;
+    if !(downhill && body.is_on_floor()) {
+        return None;
+    }
+    let tolerance = edge_tolerance(stairs.max_step_height);
+    let here = body.position();
+    let drop = vertical(here - plan.start, plan.up);
+    let beyond = drop - slid.slope * plan.dt;
+    let step = if flat { drop } else { beyond };
+    if !(beyond < -tolerance && step.is_finite()) {
+        return None;
+    }
+    let touch = tolerance + 2.0 * body.safe_margin().max(0.0);
+    let below = body.test_move(here, -plan.up * touch);
+    let level = below
+        .contact
+        .is_some_and(|contact| is_level(contact.normal, plan.up));
+    level.then_some(step)
 }
 
 /// True when the body is a flat bottom floating at the tread's height over the rounding of the

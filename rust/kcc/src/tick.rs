@@ -131,7 +131,7 @@ pub(crate) fn substep<B: KinematicBody + ?Sized>(
             ground: Some(_), ..
         } => Footing::Floor,
         Floating::Yes { ground: None, .. } => Footing::Air,
-        Floating::No => footing::sense(body, velocity, settings.stairs.flat_reach()),
+        Floating::No => footing::sense(body, velocity, &settings.stairs),
     };
     // 2. Intent.
     let state = intent::Body {

@@ -271,6 +271,55 @@ fn a_capsule_walks_up_chamfered_and_rounded_mesh_stairs_at_its_speed() {
 }
 
 #[test]
+fn a_cylinder_climbing_onto_a_deep_chamfer_floats_at_the_tread_it_found() {
+    // 0.3 m steps whose nosings are cut by a 15 cm chamfer (open/): the climb lifted the
+    // cylinder to the tread it found 15 cm past its landing (the step forward test), but the
+    // float over the chamfer looked for the tread only 4 cm ahead (the rounding's look): the
+    // body left the floor for 4 to 8 ticks after every riser at 60 to 240 Hz, sank and came
+    // back up, and slowed to 0.52 of its walk at 240 Hz. Over nothing close below, the float
+    // now looks as far ahead as the climb did.
+    checks_pass(
+        "mesh_stairs_30cm_chamfer_15cm_cylinder.toml",
+        &[60.0, 144.0, 240.0],
+        &[
+            "max_airborne_ticks",
+            "speed_ratio_min",
+            "speed_ratio_max",
+            "reach",
+            "steps_per_riser",
+        ],
+    );
+}
+
+#[test]
+fn a_cylinder_walking_down_chamfered_stairs_steps_once_per_riser() {
+    // A 45 degree chamfer is floor: the cylinder walks down its face, and the tick its slide
+    // follows the face past the chamfer's foot the engine's floor snap takes it down the rest
+    // of the riser. No step down ran (the engine had the body on floor), so no `stepped`: down
+    // 10 cm chamfers on 0.2 m risers none of the 8 risers was one at 60 to 240 Hz, and the
+    // camera took each drop in one tick. A drop past a slope's foot onto level ground, more than
+    // the edge tolerance below the slope's line, is a step now. Not at the rounded foot of a
+    // ramp (ramp_30_cylinder at 93 Hz: 1.8 cm below the line) nor on a 5 cm rounded nosing,
+    // whose curve falls 2 cm from its tangent in a tick at 120 and 144 Hz.
+    checks_pass(
+        "open/mesh_stairs_chamfer_10cm_cylinder.toml",
+        &[60.0, 144.0, 240.0],
+        &["steps_per_riser", "max_airborne_ticks"],
+    );
+    checks_pass(
+        "mesh_stairs_30cm_chamfer_15cm_cylinder.toml",
+        &[30.0, 45.0],
+        &["steps_per_riser"],
+    );
+    checks_pass(
+        "open/mesh_stairs_round_5cm_cylinder.toml",
+        &[120.0, 144.0],
+        &["steps_per_riser"],
+    );
+    checks_pass("ramp_30_cylinder.toml", &[93.0], &["max_steps"]);
+}
+
+#[test]
 fn a_small_capsule_keeps_its_walk_where_the_slide_stops_just_short_of_a_riser() {
     // stairs_015 for a 0.6 m character (times 1/3, in the course), at 144 Hz: held on a
     // tread's edge, the capsule's motion ended 17 um short of the next riser's edge. Godot's
