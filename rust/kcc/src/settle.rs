@@ -105,12 +105,14 @@ pub(crate) fn settle<B: KinematicBody + ?Sized>(
 }
 
 /// The step of a grounded move down a slope whose slide went past the slope's foot onto level
-/// ground lower than the slope's line, by more than the [`step_down_tolerance`]: the engine's
-/// floor snap took the body down a riser (a 45 degree chamfer on a stair's nosing is floor:
-/// the slide follows its face beyond its foot, over the riser below it, and the snap comes
-/// down onto the tread). One probe down tells level ground under the body from the curve of a
-/// rounded nosing, which falls away from the slope's line as well (the engine may give its
-/// top a level floor normal). With the flat base the tick's whole drop is the step, as for a
+/// ground lower than the slope's line, by more than the [`edge_tolerance`]: the engine's floor
+/// snap took the body down a riser (a 45 degree chamfer on a stair's nosing is floor: the slide
+/// follows its face beyond its foot, over the riser below it, and the snap comes down onto the
+/// tread). The edge tolerance, not the step down's: the rounded foot of a ramp (Jolt's convex
+/// radius cuts its sharp foot into a lip) drops a flat bottom up to 2.5 cm below the slope's
+/// line at 0.4 m. One probe down (the edge tolerance and two safe margins long) tells level
+/// ground under the body from the curve of a rounded nosing, which falls away from the slope's
+/// line as well (the engine may give its top a level floor normal). With the flat base the tick's whole drop is the step, as for a
 /// step down; rolling, only the drop beyond the slope. `None` when the move climbed, did not
 /// follow a slope down, or did not end on level ground.
 fn off_slope_foot<B: KinematicBody + ?Sized>(
