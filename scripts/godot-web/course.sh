@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
-# The public course on the Godot world at 30, 60, 144 and 240 Hz, as CI runs it: on Jolt with
-# Godot's default shape margins and with box and hull margins 0, and on Godot Physics (whose
-# boxes keep sharp edges whatever their margin) with Godot's margins. Two lanes of `kcc-sim run
-# --world godot` processes, each with its own Chromium, side by side: one lane runs Jolt with
-# the default margins at the four rates, then Godot Physics at 240 Hz; the other Jolt with
-# margins 0, then Godot Physics at 30, 60 and 144 Hz (about as many ticks). Two, not more: the
-# page spins on a core while it waits for each answer (docs/godot-world.md), so a third lane on
-# two cores slows every lane (a set of 12 files at 144 Hz: 21 s as one process, 22 s as two,
-# 33 s as three, 41 s as six). One lane of Jolt's four rates took 7.3 minutes here.
+# The public course on the Godot world at 30, 60, 144 and 240 Hz:
+#
+#   scripts/godot-web/course.sh              Jolt with Godot's default shape margins, and Godot
+#                                            Physics (whose boxes keep sharp edges whatever their
+#                                            margin): what CI runs
+#   scripts/godot-web/course.sh --margin-0   Jolt with box and hull margins 0 besides (before
+#                                            landing a change of the controller's behaviour)
+#
+# Two lanes of `kcc-sim run --world godot` processes, each with its own Chromium, side by side:
+# one lane runs Jolt, the other Godot Physics (about as many ticks); with --margin-0 one lane
+# runs Jolt with the default margins at the four rates, then Godot Physics at 240 Hz, the other
+# Jolt with margins 0, then Godot Physics at 30, 60 and 144 Hz. Two, not more: the page spins
+# on a core while it waits for each answer (docs/godot-world.md), so a third lane on two cores
+# slows every lane (a set of 12 files at 144 Hz: 21 s as one process, 22 s as two, 33 s as
+# three, 41 s as six). One lane of Jolt's four rates took 7.3 to 13 minutes here.
 # Prints each run's output in order, then exits 1 if a run failed: on Jolt a failed check of
 # ours; on Godot Physics a run that fails and is not in scenarios/godot-physics-known-failures.txt,
 # or a listed run that passes (`--known-failures`).
-# Needs scripts/godot-web/setup.sh first; extra arguments go to every run.
+# Needs scripts/godot-web/setup.sh first; other arguments go to every run.
 set -uo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 logs=target/godot-course
@@ -33,13 +39,26 @@ run() {
 }
 
 all=30,60,144,240
-names=(jolt-margin-default-$all godot-physics-240 jolt-margin-0-$all godot-physics-30,60,144)
+margin_0=0
+if [ "${1:-}" = --margin-0 ]; then
+  margin_0=1
+  shift
+fi
 rm -f "$logs"/*.log "$logs"/*.status
 start=$SECONDS
-(run jolt-margin-default "$all" "$@"; run godot-physics 240 "$@") &
-lane_a=$!
-(run jolt-margin-0 "$all" "$@"; run godot-physics 30,60,144 "$@") &
-lane_b=$!
+if [ "$margin_0" = 1 ]; then
+  names=(jolt-margin-default-$all godot-physics-240 jolt-margin-0-$all godot-physics-30,60,144)
+  (run jolt-margin-default "$all" "$@"; run godot-physics 240 "$@") &
+  lane_a=$!
+  (run jolt-margin-0 "$all" "$@"; run godot-physics 30,60,144 "$@") &
+  lane_b=$!
+else
+  names=(jolt-margin-default-$all godot-physics-$all)
+  run jolt-margin-default "$all" "$@" &
+  lane_a=$!
+  run godot-physics "$all" "$@" &
+  lane_b=$!
+fi
 wait "$lane_a" "$lane_b"
 failed=0
 for name in "${names[@]}"; do

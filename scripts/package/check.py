@@ -10,7 +10,9 @@ builds, debug and release, each in a file of its own, the README and LICENSE are
 lies outside addons/rust_character_body/, and the .sha256 file matches. With
 --every-platform (the release workflow, .github/workflows/release.yml) the zip must also ship
 Linux arm64 and a macOS universal library (x86_64 and arm64 in one Mach-O "fat" file), debug
-and release: every line of the .gdextension active.
+and release: every line of the .gdextension active. With --without KEY (CI, which builds the
+Windows release library only in the release workflow, to keep within its time) the zip leaves
+that library out, its .gdextension line commented out, and the check does not ask for it.
 """
 
 import argparse
@@ -42,9 +44,10 @@ EVERY_PLATFORM = {
 }
 
 
-def shipped(every_platform: bool) -> dict[str, bytes]:
+def shipped(every_platform: bool, without: list[str]) -> dict[str, bytes]:
     """The libraries a zip must ship, by key of [libraries], with their magic bytes."""
-    return EVERY_PLATFORM if every_platform else SHIPPED
+    every = EVERY_PLATFORM if every_platform else SHIPPED
+    return {key: magic for key, magic in every.items() if key not in without}
 # Every zip entry gets this time, so the same files give the same zip.
 STAMP = (2026, 1, 1, 0, 0, 0)
 
@@ -60,8 +63,9 @@ def read_gdextension(text: str) -> configparser.ConfigParser:
     return parser
 
 
-def packaged_gdextension(text: str, bin_dir: pathlib.Path) -> str:
-    """The .gdextension with the [libraries] lines whose file is not in bin/ commented out."""
+def packaged_gdextension(text: str, bin_dir: pathlib.Path, without: list[str]) -> str:
+    """The .gdextension with the [libraries] lines whose file is not in bin/, or whose key is
+    left out (--without), commented out."""
     lines = []
     section = ""
     for line in text.splitlines():
@@ -69,16 +73,18 @@ def packaged_gdextension(text: str, bin_dir: pathlib.Path) -> str:
         if stripped.startswith("["):
             section = stripped
         elif section == "[libraries]" and "=" in stripped and not stripped.startswith(";"):
-            path = unquote(stripped.split("=", 1)[1])
-            if not (bin_dir.parent / path).is_file():
+            key, value = (part.strip() for part in stripped.split("=", 1))
+            if key in without or not (bin_dir.parent / unquote(value)).is_file():
                 line = f"; {stripped}  ; not in this package: build it on that platform"
         lines.append(line)
     return "\n".join(lines) + "\n"
 
 
-def build(version: str, out: pathlib.Path, every_platform: bool) -> pathlib.Path:
+def build(
+    version: str, out: pathlib.Path, every_platform: bool, without: list[str]
+) -> pathlib.Path:
     addon = ROOT / ADDON
-    wanted = shipped(every_platform)
+    wanted = shipped(every_platform, without)
     bin_dir = addon / "bin"
     text = (addon / GDEXTENSION).read_text()
     libraries = read_gdextension(text)["libraries"]
@@ -94,7 +100,7 @@ def build(version: str, out: pathlib.Path, every_platform: bool) -> pathlib.Path
             + " (scripts/godot/addon.sh, scripts/windows/addon.sh)"
         )
     files = {
-        f"{ADDON}/{GDEXTENSION}": packaged_gdextension(text, bin_dir).encode(),
+        f"{ADDON}/{GDEXTENSION}": packaged_gdextension(text, bin_dir, without).encode(),
         f"{ADDON}/README.md": (addon / "README.md").read_bytes(),
         f"{ADDON}/LICENSE": (ROOT / "LICENSE").read_bytes(),
     }
@@ -127,8 +133,8 @@ def build(version: str, out: pathlib.Path, every_platform: bool) -> pathlib.Path
     return archive
 
 
-def check(archive: pathlib.Path, every_platform: bool) -> list[str]:
-    wanted = shipped(every_platform)
+def check(archive: pathlib.Path, every_platform: bool, without: list[str]) -> list[str]:
+    wanted = shipped(every_platform, without)
     problems = []
     sums = archive.with_name(archive.name + ".sha256")
     digest = hashlib.sha256(archive.read_bytes()).hexdigest()
@@ -198,11 +204,18 @@ def main() -> int:
             action="store_true",
             help="Linux arm64 and a macOS universal library too (a release)",
         )
+        command.add_argument(
+            "--without",
+            action="append",
+            default=[],
+            choices=sorted(SHIPPED),
+            help="leave this library out (CI: windows.release.x86_64)",
+        )
     args = parser.parse_args()
     if args.command == "build":
-        build(args.version, args.out.resolve(), args.every_platform)
+        build(args.version, args.out.resolve(), args.every_platform, args.without)
         return 0
-    problems = check(args.zip.resolve(), args.every_platform)
+    problems = check(args.zip.resolve(), args.every_platform, args.without)
     for problem in problems:
         print(f"package check: {problem}", file=sys.stderr)
     return 1 if problems else 0

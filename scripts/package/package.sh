@@ -3,6 +3,8 @@
 #
 #   scripts/package/package.sh               build the four libraries, then package
 #   scripts/package/package.sh --no-build    package the libraries already in bin/
+#   scripts/package/package.sh --no-build --without windows.release.x86_64
+#                                            leave one out (CI; check.py --without)
 #
 # Builds the extension for Linux x86_64 (scripts/godot/addon.sh) and Windows x86_64
 # (scripts/windows/addon.sh), debug and release, then writes
@@ -17,10 +19,12 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
-if [ "${1:-}" != --no-build ]; then
+if [ "${1:-}" = --no-build ]; then
+  shift
+else
   scripts/godot/addon.sh
   scripts/windows/addon.sh
 fi
 version="$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)"
-python3 scripts/package/check.py build --version "$version" --out out/package
-python3 scripts/package/check.py check "out/package/rust_character_body-$version.zip"
+python3 scripts/package/check.py build --version "$version" --out out/package "$@"
+python3 scripts/package/check.py check "out/package/rust_character_body-$version.zip" "$@"

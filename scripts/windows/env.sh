@@ -53,10 +53,11 @@ export RUSTC_BOOTSTRAP=1
 export CARGO_TARGET_DIR="$windows_root/target/windows"
 export CARGO_TARGET_X86_64_PC_WINDOWS_GNU_LINKER=x86_64-w64-mingw32-gcc
 # Windows builds of the standard library: `cargo_windows build ...` and `cargo_windows test ...`.
+# The set always holds `test` (tests need it; a DLL does not link it), so that a debug build and
+# a test run share the standard library and the dependencies they have in common.
 cargo_windows() {
   local command="$1"
   shift
-  local std=std,panic_abort
-  [ "$command" = test ] && std=std,panic_abort,test
-  (cd "$windows_root" && cargo "$command" -Z "build-std=$std" --target "$windows_target" "$@")
+  (cd "$windows_root" \
+    && cargo "$command" -Z build-std=std,panic_abort,test --target "$windows_target" "$@")
 }
