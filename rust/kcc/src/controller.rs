@@ -137,8 +137,6 @@ impl Controller {
             wish: crate::sanitize::wish(input.wish_direction, &mut sanitized),
             jump: input.jump,
         };
-        let crouching = self.settings.while_crouched();
-        let crouch = self.settings.crouch_of_shape();
         let top = self.top_speed(body, controls.wish);
         let floating = self.settings.floats();
         let mut report = tick::run(
@@ -148,34 +146,7 @@ impl Controller {
             floating,
             dt,
             sanitized,
-            |body, velocity, dt| {
-                let crouched = state.crouch.update(body, input.crouch, &crouch);
-                let settings = if crouched { &crouching } else { &self.settings };
-                let mut report = if floating {
-                    float::substep(settings, body, controls.wish, velocity, dt)
-                } else {
-                    tick::substep(
-                        settings,
-                        body,
-                        controls,
-                        &mut state.jump,
-                        &mut state.landing,
-                        velocity,
-                        dt,
-                    )
-                };
-                let walk = controls.wish * settings.movement.ground.max_speed;
-                report.velocity = push::push_touched(
-                    body,
-                    &settings.push,
-                    &mut state.push,
-                    walk,
-                    report.velocity,
-                    dt,
-                );
-                report.crouched = crouched;
-                report
-            },
+            |body, velocity, dt| self.substep(body, controls, input.crouch, state, velocity, dt),
         );
         report.crouched = state.crouch.crouched();
         let ran = !(report.sanitized.delta || report.sanitized.position);
@@ -192,8 +163,36 @@ impl Controller {
         report
     }
 
-    /// The fastest horizontal speed on the floor the input `wish` (world space, its length how
-    /// far the stick is pushed) may ask of `body` this tick, m/s.
+    /// One sub-step of [`tick_with`](Self::tick_with), `dt` seconds from `velocity` (m/s): the
+    /// crouch follows `crouch` (the button held), the move runs with the settings of the
+    /// stance (floating or walking), and the bodies it touched are pushed.
+    fn substep<B: KinematicBody + ?Sized>(
+        &self,
+        body: &mut CheckedCasts<'_, B>,
+        controls: Controls,
+        crouch: bool,
+        state: &mut CharacterState,
+        velocity: Vec3,
+        dt: f32,
+    ) -> TickReport {
+        let crouched = state
+            .crouch
+            .update(body, crouch, &self.settings.crouch_of_shape());
+        let crouching = self.settings.while_crouched();
+        let settings = if crouched { &crouching } else { &self.settings };
+        let mut report = if self.settings.floats() {
+            float::substep(settings, body, controls.wish, velocity, dt)
+        } else {
+            let (jump, landing) = (&mut state.jump, &mut state.landing);
+            tick::substep(settings, body, controls, jump, landing, velocity, dt)
+        };
+        let walk = controls.wish * settings.movement.ground.max_speed;
+        let (push, memory) = (&settings.push, &mut state.push);
+        report.velocity = push::push_touched(body, push, memory, walk, report.velocity, dt);
+        report.crouched = crouched;
+        report
+    }
+
     fn top_speed<B: KinematicBody + ?Sized>(&self, body: &B, wish: Vec3) -> f32 {
         let push = horizontal(wish, up_of(body)).length().min(1.0);
         push * self.settings.movement.ground.max_speed

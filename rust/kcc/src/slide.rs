@@ -105,7 +105,6 @@ fn slide_and_climb<B: KinematicBody + ?Sized>(
         start,
         up,
         run,
-        push,
         dt,
         grounded,
         level,
@@ -119,7 +118,7 @@ fn slide_and_climb<B: KinematicBody + ?Sized>(
             return (run, plan.slope, Some(lift));
         }
     }
-    let (mut velocity, mut slope) = follow_floor(body, plan);
+    let (velocity, slope) = follow_floor(body, plan);
     if !grounded || !body.is_on_wall() {
         return (velocity, slope, None);
     }
@@ -127,6 +126,36 @@ fn slide_and_climb<B: KinematicBody + ?Sized>(
         // A crate is pushed, not climbed.
         return (velocity, slope, None);
     }
+    let (velocity, slope, found) = climb_at_wall(body, stairs, plan, velocity, slope);
+    let lift = match found {
+        Climb::Lifted(lift) => Some(lift),
+        _ => None,
+    };
+    (velocity, slope, lift)
+}
+
+/// The climb onto the step of the wall a grounded slide met, after that slide left the body
+/// with `velocity` (m/s), having followed a slope of vertical speed `slope` (m/s): the
+/// velocity and slope the move ends with, and what the climb found. The climb's sweep goes
+/// along the slide's first motion; when it finds nothing where the slide stopped dead, it
+/// looks once more a margin further; and a slide that followed a slope into a wall the walk
+/// does not reach is made again level, as Godot's own slide would.
+fn climb_at_wall<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    stairs: &StairSettings,
+    plan: &Plan,
+    mut velocity: Vec3,
+    mut slope: f32,
+) -> (Vec3, f32, Climb) {
+    let Plan {
+        start,
+        up,
+        run,
+        push,
+        dt,
+        level,
+        ..
+    } = *plan;
     let stopped = |v: Vec3| horizontal(v, up).length() < run.length() * STOPPED_SHARE;
     // The slide's first motion was the climb's when gravity did not push it down.
     let motion = (run + up * slope) * dt;
@@ -165,11 +194,7 @@ fn slide_and_climb<B: KinematicBody + ?Sized>(
             Climb::Blocked
         };
     }
-    let lift = match found {
-        Climb::Lifted(lift) => Some(lift),
-        _ => None,
-    };
-    (velocity, slope, lift)
+    (velocity, slope, found)
 }
 
 /// The engine's slide of `plan`, following the floor's slope: the velocity after it (m/s) and
