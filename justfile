@@ -26,7 +26,7 @@ compare *ARGS='scenarios/*.toml --tick-rate 60': godot-web
 # Cost per tick of ours, Rapier's and Jolt's controller on the course, 1000 characters, criterion benches.
 bench:
     scripts/kcc-sim.sh bench
-    cargo bench -p kcc-sim
+    cargo bench -p kcc-sim --features bench
 
 # A capsule walks up and down 10 stairs; prints every tick.
 walk:
