@@ -1,7 +1,7 @@
 //! Criterion benchmarks of the controller's hot paths: one tick on flat ground, one tick that
 //! steps up a 0.3 m riser, and the ADSR velocity update. Each prints its motion queries once.
 //!
-//! `cargo bench -p kcc-sim --bench tick`
+//! `cargo bench -p kcc-sim --features bench --bench tick`
 
 use std::hint::black_box;
 use std::sync::Arc;
