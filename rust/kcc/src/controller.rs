@@ -193,6 +193,8 @@ impl Controller {
         report
     }
 
+    /// The fastest horizontal speed on the floor the input `wish` (world space, its length how
+    /// far the stick is pushed) may ask of `body` this tick, m/s.
     fn top_speed<B: KinematicBody + ?Sized>(&self, body: &B, wish: Vec3) -> f32 {
         let push = horizontal(wish, up_of(body)).length().min(1.0);
         push * self.settings.movement.ground.max_speed
