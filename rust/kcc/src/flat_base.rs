@@ -206,7 +206,7 @@ pub fn stand<B: KinematicBody + ?Sized>(
     // where its walk took it.
     let rise = (base - vertical(from, up)).max(0.0) + tolerance;
     let raise = body.test_move(from, up * rise);
-    let lifted = from + up * vertical(raise.travel, up);
+    let lifted = from + up * raised(&raise, rise, up);
     // Started above the base (the slide left the body on the step it walked down from), the
     // probe reaches as far below the base as from it.
     let above = (vertical(from, up) - base).max(0.0);
@@ -252,6 +252,24 @@ pub fn stand<B: KinematicBody + ?Sized>(
         return None;
     }
     put_held(body, lifted, high - top, here)
+}
+
+/// How far (m along up) the raise of [`stand`], a motion test `rise` (m) straight up, lifts
+/// the body: as far as it travelled up, or the whole rise when what stopped it lies below the
+/// body (its contact faces up). A motion up cannot meet what is below unless it began inside
+/// it: Godot Physics' floor snap in the slide sinks a rounded bottom into the rounding of the
+/// edge it walks over (a 0.13 m capsule 8 mm deep), and its motion test then reports the
+/// overlap as a collision and makes no motion at all. The probe down from the top of the rise
+/// finds the edge as from a free place.
+fn raised(raise: &MotionTest, rise: f32, up: Vec3) -> f32 {
+    let inside = raise
+        .contact
+        .is_some_and(|contact| contact.normal.dot(up) > 0.0);
+    if inside {
+        rise
+    } else {
+        vertical(raise.travel, up)
+    }
 }
 
 /// Puts the body `down` (m) below `lifted` (m), where a probe down from there fell past: held
@@ -597,5 +615,32 @@ mod tests {
             ..probe(edge, tilted)
         };
         assert_eq!(super::held(&free, feet, Vec3::Y, margin, reach), None);
+    }
+
+    #[test]
+    fn a_raise_from_inside_an_edge_counts_as_the_whole_rise() {
+        let rise = 0.025;
+        let edge = Vec3::new(0.0, 0.5, -0.73);
+        // Godot Physics, the body 8 mm inside an edge's rounding: its push out of the overlap
+        // (up and away along the edge's normal) and no motion, reported as a collision.
+        let tilted = Vec3::new(0.0, 0.925, 0.38);
+        let stuck = MotionTest {
+            travel: tilted.normalize() * 0.0077,
+            ..probe(edge, tilted)
+        };
+        assert_eq!(raised(&stuck, rise, Vec3::Y), rise);
+        // A ceiling met on the way up: only as far as the body got.
+        let ceiling = MotionTest {
+            travel: Vec3::Y * 0.01,
+            ..probe(edge + Vec3::Y * 2.0, -Vec3::Y)
+        };
+        assert_eq!(raised(&ceiling, rise, Vec3::Y), 0.01);
+        // Nothing met: the whole way, as travelled.
+        let free = MotionTest {
+            travel: Vec3::Y * rise,
+            contact: None,
+            ..probe(edge, tilted)
+        };
+        assert_eq!(raised(&free, rise, Vec3::Y), rise);
     }
 }

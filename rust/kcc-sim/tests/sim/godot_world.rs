@@ -415,6 +415,42 @@ fn godot_physics_runs_a_file_the_same_after_another_at_the_same_rate() {
     assert_eq!(rows[0]["final_position"], rows[1]["final_position"]);
 }
 
+/// Godot Physics' floor snap inside its slide sank a 0.6 m capsule walking down 0.1 m steps
+/// 8.5 mm into each edge's rounding, and its motion test from there stuck (a collision, no
+/// motion): the flat base's lift back to the edge went nowhere. A lift stopped by what is below
+/// the body now counts as made (`flat_base::raised`): one `stepped` per riser, never inside.
+#[test]
+fn a_small_capsule_walks_down_stairs_on_godot_physics_out_of_the_edges() {
+    if !godot_available("a_small_capsule_walks_down_stairs_on_godot_physics_out_of_the_edges") {
+        return;
+    }
+    let rows = json_rows(
+        &[
+            "run",
+            "scenarios/stairs_030_60cm.toml",
+            "--world",
+            "godot",
+            "--physics",
+            "godot",
+            "--tick-rate",
+            "60,240",
+        ],
+        0,
+    );
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    for row in &rows {
+        assert_eq!(row["physics"], "godot_physics", "{row}");
+        assert_eq!(row["passed"], true, "{row}");
+        assert!(row["max_penetration"].as_f64().unwrap() < 0.002, "{row}");
+        let checks = row["checks"].as_array().unwrap();
+        let risers = checks
+            .iter()
+            .find(|c| c["name"] == "steps_per_riser")
+            .unwrap();
+        assert_eq!(risers["value"], 0.0, "{row}");
+    }
+}
+
 #[test]
 fn godots_plain_body_walks_in_the_godot_world_and_stops_at_the_first_riser() {
     if !godot_available("godots_plain_body_walks_in_the_godot_world_and_stops_at_the_first_riser") {
