@@ -203,7 +203,8 @@ pub fn stand<B: KinematicBody + ?Sized>(
     // Straight up from `from` as far as there is room (a body that walked down off a step may
     // touch that step's edge behind it). The raise's sideways travel, the engine's push out of
     // the safe margin of an edge the body is close to, is dropped: the hold keeps the body
-    // where its walk took it.
+    // where its walk took it. A body that began inside what is below it is lifted the whole
+    // way ([`raised`]): the room above it is then the probe's to find.
     let rise = (base - vertical(from, up)).max(0.0) + tolerance;
     let raise = body.test_move(from, up * rise);
     let lifted = from + up * raised(&raise, rise, up);
