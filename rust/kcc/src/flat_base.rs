@@ -183,6 +183,9 @@ pub fn over_tread<B: KinematicBody + ?Sized>(
 /// `before` says how to tell a slope's face from an edge (see [`Face`]): `None` when the body
 /// stood on level floor, climbed, or hardly moved. A body over a face is not held.
 ///
+/// A body whose lift began inside level floor (the engine's slide sank it there, see
+/// [`began_inside`]) is stood on that floor the same way, where the probe stopped.
+///
 /// Returns the height the feet were raised by (m), or `None` (the body left where the move
 /// put it) when there is no such edge: the body walked off it, onto level floor, or onto a
 /// lower step.
@@ -207,6 +210,7 @@ pub fn stand<B: KinematicBody + ?Sized>(
     // way ([`raised`]): the room above it is then the probe's to find.
     let rise = (base - vertical(from, up)).max(0.0) + tolerance;
     let raise = body.test_move(from, up * rise);
+    let inside = began_inside(&raise, up);
     let lifted = from + up * raised(&raise, rise, up);
     // Started above the base (the slide left the body on the step it walked down from), the
     // probe reaches as far below the base as from it.
@@ -229,6 +233,9 @@ pub fn stand<B: KinematicBody + ?Sized>(
     let top = vertical(contact.point, up);
     let margin = body.safe_margin();
     let edge = under_base(contact.normal, -vertical(probe.travel, up), up, margin);
+    // Level floor the body began inside (the engine's slide sank it there) stands it as an
+    // edge would: on it, at the height it stood.
+    let sunk = inside && is_level(contact.normal, up);
     // A rounded bottom that came down from the edge it stood held on, still reaching back to
     // it: the probe meets that edge before the lower one, and the body stays held on it.
     if let Some(Face::LookFrom { stood }) = before
@@ -240,8 +247,13 @@ pub fn stand<B: KinematicBody + ?Sized>(
     {
         return put_held(body, lifted, high - top, here);
     }
-    if !edge || (top - base).abs() > tolerance || top <= vertical(here, up) || top > high {
+    if !(edge || sunk) || (top - base).abs() > tolerance || top <= vertical(here, up) || top > high
+    {
         return None;
+    }
+    if sunk {
+        // On it where the probe stopped, clear of it by the engine's margin.
+        return put_held(body, lifted, -vertical(probe.travel, up), here);
     }
     let face = match before {
         Some(Face::Was(edge)) => same_normal(edge.normal, contact.normal),
@@ -256,21 +268,27 @@ pub fn stand<B: KinematicBody + ?Sized>(
 }
 
 /// How far (m along up) the raise of [`stand`], a motion test `rise` (m) straight up, lifts
-/// the body: as far as it travelled up, or the whole rise when what stopped it lies below the
-/// body (its contact faces up). A motion up cannot meet what is below unless it began inside
-/// it: Godot Physics' floor snap in the slide sinks a rounded bottom into the rounding of the
-/// edge it walks over (a 0.13 m capsule 8 mm deep), and its motion test then reports the
-/// overlap as a collision and makes no motion at all. The probe down from the top of the rise
-/// finds the edge as from a free place.
+/// the body: as far as it travelled up, or the whole rise when it [`began_inside`] what is
+/// below the body.
 fn raised(raise: &MotionTest, rise: f32, up: Vec3) -> f32 {
-    let inside = raise
-        .contact
-        .is_some_and(|contact| contact.normal.dot(up) > 0.0);
-    if inside {
+    if began_inside(raise, up) {
         rise
     } else {
         vertical(raise.travel, up)
     }
+}
+
+/// True when the raise of [`stand`], a motion test straight up, began inside what is below
+/// the body: what stopped it lies below (its contact faces up), and a motion up cannot meet
+/// that from a free place. Godot Physics' floor snap in the slide sinks a rounded bottom into
+/// the rounding of the edge it walks over (a 0.13 m capsule 8 mm deep), and its slide may end
+/// a body pushing a crate well inside level floor; its motion test then reports the overlap
+/// as a collision and makes little or no motion. The raise then counts as made whole: the
+/// probe down from its top finds what is below as from a free place.
+fn began_inside(raise: &MotionTest, up: Vec3) -> bool {
+    raise
+        .contact
+        .is_some_and(|contact| contact.normal.dot(up) > 0.0)
 }
 
 /// Puts the body `down` (m) below `lifted` (m), where a probe down from there fell past: held

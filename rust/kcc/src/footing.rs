@@ -7,11 +7,11 @@
 
 use glam::Vec3;
 
-use crate::body::{Contact, KinematicBody};
+use crate::body::{Contact, KinematicBody, MotionTest};
 use crate::flat_base;
 use crate::floor::{horizontal, up_of, vertical};
 use crate::settings::StairSettings;
-use crate::surface::{is_gentle, is_level, same_normal, supports};
+use crate::surface::{is_gentle, is_level, same_normal, supports, usable_normal};
 use crate::tolerances::{BodyScale, EDGE_PROBE, EDGE_REST_SPEED};
 
 /// What the body stands on as a move begins.
@@ -19,6 +19,12 @@ use crate::tolerances::{BodyScale, EDGE_PROBE, EDGE_REST_SPEED};
 pub(crate) enum Footing {
     /// Floor, as the engine says.
     Floor,
+    /// The engine's floor, which came without a floor normal, with level floor right under the
+    /// feet by the probe: it moves as on level floor. Godot Physics' slide may report the floor
+    /// so when it meets a body it pushes along the floor (a crate), and may end the next slide
+    /// well inside the floor; the flat base's hold, which stands a body on level floor at the
+    /// height it stood, lifts it out.
+    LevelFloor,
     /// Held over the edge of a stair with its feet at the edge's height (see
     /// [`crate::flat_base`]); the probe's contact with the edge.
     Held(Contact),
@@ -50,6 +56,12 @@ impl Footing {
         *self != Footing::Air
     }
 
+    /// True when the engine has the body on its floor ([`Footing::Floor`] or
+    /// [`Footing::LevelFloor`]).
+    pub(crate) fn on_floor(&self) -> bool {
+        matches!(self, Footing::Floor | Footing::LevelFloor)
+    }
+
     /// True when the flat base holds the body level over an edge ([`Footing::Held`] or
     /// [`Footing::OverTread`]): its move is level, and the next riser is near.
     pub(crate) fn held(&self) -> bool {
@@ -63,7 +75,9 @@ impl Footing {
 /// floor or off the floor, not rising, may stand held over an edge (see
 /// [`crate::flat_base::held`]). One probe down, made only in those cases; one more when the
 /// engine's floor has the very normal of that contact (an edge or a slope's face), unless the
-/// body walks up into a gentle one: then it is [`Footing::Unsure`], for the move to tell.
+/// body walks up into a gentle one: then it is [`Footing::Unsure`], for the move to tell. On
+/// the engine's floor without a floor normal, the probe tells level floor
+/// ([`Footing::LevelFloor`]).
 pub(crate) fn sense<B: KinematicBody + ?Sized>(
     body: &mut B,
     velocity: Vec3,
@@ -93,6 +107,9 @@ pub(crate) fn sense<B: KinematicBody + ?Sized>(
         .map_or(touch, |reach| reach.max(touch));
     let here = body.position();
     let below = body.test_move(here, -up * reach);
+    if on_floor && rests_on_level(body, &below, touch) {
+        return Footing::LevelFloor;
+    }
     let look = BodyScale::of(body).tread_look(stairs.step_forward_test);
     let over =
         |body: &mut B, reach| flat_base::over_tread(body, &below, here, velocity, reach, look);
@@ -122,6 +139,17 @@ pub(crate) fn sense<B: KinematicBody + ?Sized>(
     }
 }
 
+/// True when the engine has `body` on a floor without a usable floor normal and the probe
+/// `below`, straight down from its feet, met level floor within `touch` (m) of them.
+fn rests_on_level<B: KinematicBody + ?Sized>(body: &B, below: &MotionTest, touch: f32) -> bool {
+    let up = up_of(body);
+    let resting = -vertical(below.travel, up) <= touch;
+    let level = below
+        .contact
+        .is_some_and(|contact| is_level(contact.normal, up));
+    usable_normal(body.floor_normal()).is_none() && resting && level
+}
+
 /// A flat bottom on a slope touches it with its rim at the feet's height, and the engine has
 /// the body on floor with the very normal of that contact. So may a held body whose slide
 /// touched the edge; one that floats above it (the probe `below`, `reach` long, fell before it
@@ -129,7 +157,7 @@ pub(crate) fn sense<B: KinematicBody + ?Sized>(
 /// body walks up into a gentle contact ([`Footing::Unsure`]).
 fn held_or_face<B: KinematicBody + ?Sized>(
     body: &mut B,
-    below: &crate::body::MotionTest,
+    below: &MotionTest,
     held: Contact,
     velocity: Vec3,
     reach: f32,

@@ -15,7 +15,6 @@ use glam::Vec3;
 
 use crate::body::KinematicBody;
 use crate::floor::horizontal;
-use crate::footing::Footing;
 use crate::plan::Plan;
 use crate::tolerances::MARGIN_PUSH_SHARE;
 
@@ -46,7 +45,7 @@ impl Landing {
         let unpaid = (*plan, Vec3::ZERO);
         let walk = horizontal(plan.walk(), plan.up);
         let margin = body.safe_margin().max(0.0);
-        let plain = plan.grounded && plan.footing == Footing::Floor;
+        let plain = plan.grounded && plan.footing.on_floor();
         if !(self.stepped_down && plain && margin > MARGIN_PUSH_SHARE * walk.length()) {
             return unpaid;
         }

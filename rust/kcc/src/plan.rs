@@ -70,7 +70,7 @@ impl Plan {
         let rise = vertical(velocity, up);
         let grounded = footing.supported() && rise <= 0.0;
         let held = footing.held();
-        let follow = grounded && (footing == Footing::Floor || held) && keep_speed;
+        let follow = grounded && (footing.on_floor() || held) && keep_speed;
         let slope = if follow && !held {
             along_floor(run, body.floor_normal(), up, body.floor_max_angle())
         } else {
@@ -78,7 +78,7 @@ impl Plan {
         };
         let level = match footing {
             Footing::Floor => is_level(body.floor_normal(), up),
-            Footing::Held(_) | Footing::OverTread => true,
+            Footing::LevelFloor | Footing::Held(_) | Footing::OverTread => true,
             Footing::Edge | Footing::Air | Footing::Unsure { .. } => false,
         };
         let on_edge = matches!(footing, Footing::Edge) || held;

@@ -80,7 +80,7 @@ pub(crate) fn settle<B: KinematicBody + ?Sized>(
         return settled;
     }
     if set_down == SetDown::Resting
-        && plan.footing == Footing::Floor
+        && plan.footing.on_floor()
         && flat_base::rest_on_edge(body, plan.start)
     {
         settled.on_edge = true;
