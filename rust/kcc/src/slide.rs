@@ -48,7 +48,7 @@ pub(crate) fn slide<B: KinematicBody + ?Sized>(
     };
     let after = match lift {
         Some(lift) => across_tread(body, plan, lift),
-        None => velocity,
+        None => unstopped(body, plan, velocity),
     };
     let up = plan.up;
     let lifted = lift.is_some_and(|lift| lift.height > 0.0);
@@ -65,6 +65,40 @@ pub(crate) fn slide<B: KinematicBody + ?Sized>(
         slope,
         lift,
     }
+}
+
+/// The velocity (m/s) after a slide of `plan` that left `velocity` (m/s): the walk's part
+/// along the wall the slide met, when the engine stopped the body dead against that wall.
+/// Godot's slide stops all motion when it meets a wall a second time in one slide (its guard
+/// against jitter in corners), and Godot Physics reports the wall the body just slid along
+/// again when the body lands against it: the walk would start again from rest (0.3 m short
+/// after a second along the wall). When the walk's part along the wall (the slide's first
+/// collision, static) is free for the tick, one motion test, the body keeps it, as the slide
+/// without its guard would. In a corner the test meets the other wall: the body stays
+/// stopped.
+fn unstopped<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan, velocity: Vec3) -> Vec3 {
+    let up = plan.up;
+    let run = plan.run;
+    let stopped = horizontal(velocity, up).length() < run.length() * STOPPED_SHARE;
+    let wall = body
+        .first_slide_collision()
+        .and_then(|met| met.contact)
+        .filter(|contact| !contact.movable);
+    let away = wall.and_then(|wall| horizontal(wall.normal, up).try_normalize());
+    let Some(away) = away.filter(|_| stopped && body.is_on_wall()) else {
+        return velocity;
+    };
+    let along = run - away * run.dot(away).min(0.0);
+    let motion = along * plan.dt;
+    if along.length() < run.length() * STOPPED_SHARE || motion.length() <= MIN_MOTION {
+        return velocity;
+    }
+    let test = body.test_move(body.position(), motion);
+    let made = test.travel.dot(motion) / motion.length();
+    if made < motion.length() * (1.0 - WALK_SHARE) {
+        return velocity;
+    }
+    along + up * vertical(velocity, up)
 }
 
 /// On the step: the slide that carries the body across the tread (or over the edge it then

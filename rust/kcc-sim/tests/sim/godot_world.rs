@@ -482,6 +482,38 @@ fn pushing_a_crate_on_godot_physics_keeps_the_character_out_of_the_floor() {
     }
 }
 
+/// Landing against a wall, Godot Physics reports it twice in one slide and Godot's guard
+/// against jitter in corners stops all motion: `wall_slide` ended 0.33 and 0.38 m short at 30
+/// and 60 Hz (the walk started again from rest). The walk's part along the wall is kept when it
+/// is free (`slide::unstopped`).
+#[test]
+fn a_slide_godot_physics_stops_dead_at_a_wall_keeps_the_walk_along_it() {
+    if !godot_available("a_slide_godot_physics_stops_dead_at_a_wall_keeps_the_walk_along_it") {
+        return;
+    }
+    let rows = json_rows(
+        &[
+            "run",
+            "scenarios/wall_slide.toml",
+            "--world",
+            "godot",
+            "--physics",
+            "godot",
+            "--tick-rate",
+            "30,60",
+        ],
+        0,
+    );
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    for row in &rows {
+        assert_eq!(row["physics"], "godot_physics", "{row}");
+        assert_eq!(row["passed"], true, "{row}");
+        let end = row["final_position"].as_array().unwrap();
+        // 5 m along the wall in 1 s, less the rest of the one tick the slide stopped.
+        assert!(end[0].as_f64().unwrap() > 4.9, "{row}");
+    }
+}
+
 #[test]
 fn godots_plain_body_walks_in_the_godot_world_and_stops_at_the_first_riser() {
     if !godot_available("godots_plain_body_walks_in_the_godot_world_and_stops_at_the_first_riser") {
