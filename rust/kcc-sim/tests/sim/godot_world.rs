@@ -391,6 +391,20 @@ fn json_rows(args: &[&str], code: i32) -> Vec<serde_json::Value> {
     rows.as_array().unwrap().clone()
 }
 
+/// The JSON rows of `kcc-sim run FILE --world godot --physics godot --tick-rate RATES`, which
+/// must exit 0, each checked to say Godot Physics answered.
+fn godot_physics_rows(file: &str, rates: &str) -> Vec<serde_json::Value> {
+    let world = ["--world", "godot", "--physics", "godot"];
+    let rows = json_rows(
+        &[&["run", file, "--tick-rate", rates][..], &world].concat(),
+        0,
+    );
+    for row in &rows {
+        assert_eq!(row["physics"], "godot_physics", "{row}");
+    }
+    rows
+}
+
 /// On Godot Physics a scene built in the same physics frame as the old one was freed was
 /// answered wrongly (wall_slide at 240 Hz ended 24 mm inside the wall right after another
 /// file at that rate): the oracle now lets a physics step pass between the two. The same file
@@ -424,22 +438,9 @@ fn a_small_capsule_walks_down_stairs_on_godot_physics_out_of_the_edges() {
     if !godot_available("a_small_capsule_walks_down_stairs_on_godot_physics_out_of_the_edges") {
         return;
     }
-    let rows = json_rows(
-        &[
-            "run",
-            "scenarios/stairs_030_60cm.toml",
-            "--world",
-            "godot",
-            "--physics",
-            "godot",
-            "--tick-rate",
-            "60,240",
-        ],
-        0,
-    );
+    let rows = godot_physics_rows("scenarios/stairs_030_60cm.toml", "60,240");
     assert_eq!(rows.len(), 2, "{rows:?}");
     for row in &rows {
-        assert_eq!(row["physics"], "godot_physics", "{row}");
         assert_eq!(row["passed"], true, "{row}");
         assert!(row["max_penetration"].as_f64().unwrap() < 0.002, "{row}");
         let checks = row["checks"].as_array().unwrap();
@@ -461,22 +462,9 @@ fn pushing_a_crate_on_godot_physics_keeps_the_character_out_of_the_floor() {
     if !godot_available("pushing_a_crate_on_godot_physics_keeps_the_character_out_of_the_floor") {
         return;
     }
-    let rows = json_rows(
-        &[
-            "run",
-            "scenarios/push_crate_light.toml",
-            "--world",
-            "godot",
-            "--physics",
-            "godot",
-            "--tick-rate",
-            "30,60,240",
-        ],
-        0,
-    );
+    let rows = godot_physics_rows("scenarios/push_crate_light.toml", "30,60,240");
     assert_eq!(rows.len(), 3, "{rows:?}");
     for row in &rows {
-        assert_eq!(row["physics"], "godot_physics", "{row}");
         assert_eq!(row["passed"], true, "{row}");
         assert!(row["max_penetration"].as_f64().unwrap() < 0.002, "{row}");
     }
@@ -491,22 +479,9 @@ fn a_slide_godot_physics_stops_dead_at_a_wall_keeps_the_walk_along_it() {
     if !godot_available("a_slide_godot_physics_stops_dead_at_a_wall_keeps_the_walk_along_it") {
         return;
     }
-    let rows = json_rows(
-        &[
-            "run",
-            "scenarios/wall_slide.toml",
-            "--world",
-            "godot",
-            "--physics",
-            "godot",
-            "--tick-rate",
-            "30,60",
-        ],
-        0,
-    );
+    let rows = godot_physics_rows("scenarios/wall_slide.toml", "30,60");
     assert_eq!(rows.len(), 2, "{rows:?}");
     for row in &rows {
-        assert_eq!(row["physics"], "godot_physics", "{row}");
         assert_eq!(row["passed"], true, "{row}");
         let end = row["final_position"].as_array().unwrap();
         // 5 m along the wall in 1 s, less the rest of the one tick the slide stopped.

@@ -8,6 +8,8 @@
 use glam::Vec3;
 use kcc::{Contact, Controller, ControllerSettings, KinematicBody, MotionTest, TickInput};
 
+use super::static_contact;
+
 /// How deep the sinking slides end the body in the floor, m.
 const SUNK: f32 = 0.047;
 /// How far above the floor a probe down from a free place stops (the engine's margin), m.
@@ -31,12 +33,7 @@ impl SinkingFloor {
     }
 
     fn floor_contact(point: Vec3) -> Option<Contact> {
-        Some(Contact {
-            normal: Vec3::Y,
-            point: Vec3::new(point.x, 0.0, point.z),
-            depth: 0.0,
-            movable: false,
-        })
+        Some(static_contact(Vec3::Y, Vec3::new(point.x, 0.0, point.z)))
     }
 }
 
@@ -95,22 +92,7 @@ impl KinematicBody for SinkingFloor {
         self.normal
     }
     fn apply_floor_snap(&mut self) {}
-    fn up_direction(&self) -> Vec3 {
-        Vec3::Y
-    }
-    fn floor_max_angle(&self) -> f32 {
-        45f32.to_radians()
-    }
-    fn safe_margin(&self) -> f32 {
-        0.001
-    }
-    fn shape_height(&self) -> f32 {
-        1.8
-    }
-    fn shape_radius(&self) -> f32 {
-        0.4
-    }
-    fn set_shape_height(&mut self, _height: f32) {}
+    upright_body!(0.4);
 }
 
 #[test]

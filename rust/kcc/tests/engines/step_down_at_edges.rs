@@ -15,7 +15,9 @@
 use glam::Vec3;
 use kcc::settings::StairSettings;
 use kcc::stairs::step_down;
-use kcc::{Contact, KinematicBody, MotionTest};
+use kcc::{KinematicBody, MotionTest};
+
+use super::static_contact;
 
 /// Height of the tread below, m.
 const TREAD: f32 = -0.3;
@@ -103,12 +105,7 @@ impl KinematicBody for StepEdge {
                 return MotionTest {
                     travel,
                     remainder: motion - travel,
-                    contact: Some(Contact {
-                        normal,
-                        point: Vec3::ZERO,
-                        depth: 0.0,
-                        movable: false,
-                    }),
+                    contact: Some(static_contact(normal, Vec3::ZERO)),
                 };
             }
             _ => {}
@@ -120,12 +117,7 @@ impl KinematicBody for StepEdge {
         MotionTest {
             travel,
             remainder: motion - travel,
-            contact: Some(Contact {
-                normal: Vec3::Y,
-                point: from + travel,
-                depth: 0.0,
-                movable: false,
-            }),
+            contact: Some(static_contact(Vec3::Y, from + travel)),
         }
     }
     fn move_and_slide(&mut self, velocity: Vec3, dt: f32) -> Vec3 {
@@ -151,22 +143,7 @@ impl KinematicBody for StepEdge {
         };
         self.on_floor = (self.position.y - TREAD).abs() < 1e-3 || on_edge;
     }
-    fn up_direction(&self) -> Vec3 {
-        Vec3::Y
-    }
-    fn floor_max_angle(&self) -> f32 {
-        45f32.to_radians()
-    }
-    fn safe_margin(&self) -> f32 {
-        0.001
-    }
-    fn shape_height(&self) -> f32 {
-        1.8
-    }
-    fn shape_radius(&self) -> f32 {
-        0.4
-    }
-    fn set_shape_height(&mut self, _height: f32) {}
+    upright_body!(0.4);
 }
 
 #[test]

@@ -8,6 +8,8 @@
 use glam::Vec3;
 use kcc::{Contact, Controller, ControllerSettings, KinematicBody, MotionTest, TickInput};
 
+use super::static_contact;
+
 /// Radius of the body, m.
 const RADIUS: f32 = 0.4;
 /// The wall's face is at z = -0.5: the body's origin stays at z >= `WALL_Z`.
@@ -54,13 +56,9 @@ impl StopsAtWall {
     }
 }
 
+/// The contact of a body at `at` (m) with a surface of unit `normal` it touches.
 fn wall(normal: Vec3, at: Vec3) -> Option<Contact> {
-    Some(Contact {
-        normal,
-        point: at - normal * RADIUS,
-        depth: 0.0,
-        movable: false,
-    })
+    Some(static_contact(normal, at - normal * RADIUS))
 }
 
 impl KinematicBody for StopsAtWall {
@@ -127,22 +125,7 @@ impl KinematicBody for StopsAtWall {
         Vec3::Y
     }
     fn apply_floor_snap(&mut self) {}
-    fn up_direction(&self) -> Vec3 {
-        Vec3::Y
-    }
-    fn floor_max_angle(&self) -> f32 {
-        45f32.to_radians()
-    }
-    fn safe_margin(&self) -> f32 {
-        0.001
-    }
-    fn shape_height(&self) -> f32 {
-        1.8
-    }
-    fn shape_radius(&self) -> f32 {
-        RADIUS
-    }
-    fn set_shape_height(&mut self, _height: f32) {}
+    upright_body!(RADIUS);
 }
 
 /// Walks `body` at (5, 0, -1) m/s into the wall for `ticks` at 60 Hz; the horizontal speeds
