@@ -80,12 +80,15 @@ fn unstopped<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan, velocity: Vec
     let up = plan.up;
     let run = plan.run;
     let stopped = horizontal(velocity, up).length() < run.length() * STOPPED_SHARE;
+    if !(stopped && body.is_on_wall()) {
+        // The common case, told without asking the engine for the slide's collision.
+        return velocity;
+    }
     let wall = body
         .first_slide_collision()
         .and_then(|met| met.contact)
         .filter(|contact| !contact.movable);
-    let away = wall.and_then(|wall| horizontal(wall.normal, up).try_normalize());
-    let Some(away) = away.filter(|_| stopped && body.is_on_wall()) else {
+    let Some(away) = wall.and_then(|wall| horizontal(wall.normal, up).try_normalize()) else {
         return velocity;
     };
     let along = run - away * run.dot(away).min(0.0);
