@@ -183,8 +183,11 @@ pub fn over_tread<B: KinematicBody + ?Sized>(
 /// `before` says how to tell a slope's face from an edge (see [`Face`]): `None` when the body
 /// stood on level floor, climbed, or hardly moved. A body over a face is not held.
 ///
-/// A body whose lift began inside level floor (the engine's slide sank it there, see
-/// [`began_inside`]) is stood on that floor the same way, where the probe stopped.
+/// A body the engine's slide sank into level floor is stood on that floor the same way, where
+/// the probe stopped: when its lift began inside that floor (see [`began_inside`]), or when the
+/// probe stopped above where the slide left the body by more than the margins (Godot Physics'
+/// slide sank a 6 m character 4.4 mm into the tread its feet came onto from the edge they
+/// stood held on).
 ///
 /// Returns the height the feet were raised by (m), or `None` (the body left where the move
 /// put it) when there is no such edge: the body walked off it, onto level floor, or onto a
@@ -233,9 +236,13 @@ pub fn stand<B: KinematicBody + ?Sized>(
     let top = vertical(contact.point, up);
     let margin = body.safe_margin();
     let edge = under_base(contact.normal, -vertical(probe.travel, up), up, margin);
-    // Level floor the body began inside (the engine's slide sank it there) stands it as an
-    // edge would: on it, at the height it stood.
-    let sunk = inside && is_level(contact.normal, up);
+    // Level floor the body began inside, or where the probe stopped above the place the slide
+    // left the body by more than the margins (the engine's slide sank it there), stands it as
+    // an edge would: on it, at the height it stood. A flat bottom resting on a slope within a
+    // degree of level touches it with its rim above its feet, but the probe stops where it is.
+    let stop = vertical(lifted + probe.travel, up);
+    let below_free = stop - vertical(here, up) > margin.max(0.0) + HELD_TOLERANCE;
+    let sunk = is_level(contact.normal, up) && (inside || below_free);
     // A rounded bottom that came down from the edge it stood held on, still reaching back to
     // it: the probe meets that edge before the lower one, and the body stays held on it.
     if let Some(Face::LookFrom { stood }) = before
@@ -270,7 +277,7 @@ pub fn stand<B: KinematicBody + ?Sized>(
 /// How far (m along up) the raise of [`stand`], a motion test `rise` (m) straight up, lifts
 /// the body: as far as it travelled up, or the whole rise when it [`began_inside`] what is
 /// below the body.
-fn raised(raise: &MotionTest, rise: f32, up: Vec3) -> f32 {
+pub(crate) fn raised(raise: &MotionTest, rise: f32, up: Vec3) -> f32 {
     if began_inside(raise, up) {
         rise
     } else {

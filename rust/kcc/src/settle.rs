@@ -17,7 +17,8 @@ use crate::slide::Slid;
 use crate::stairs::step_down;
 use crate::surface::is_level;
 use crate::tolerances::{
-    FACE_TEST_WALK, MARGIN_PUSH_SHARE, MIN_MOTION, edge_tolerance, step_down_tolerance,
+    FACE_TEST_WALK, HELD_TOLERANCE, MARGIN_PUSH_SHARE, MIN_MOTION, edge_tolerance,
+    step_down_tolerance,
 };
 
 /// How the body was settled after the slide.
@@ -26,7 +27,8 @@ pub(crate) struct Settled {
     /// Height the step down moved the body, m (0 or less; 0 when it found no floor or did not
     /// run).
     pub(crate) step_down: f32,
-    /// Height the flat base's hold raised the body back to the edge under it, m (0 or more).
+    /// Height the flat base's hold raised the body back to the edge under it, or a landing out
+    /// of the level floor the slide sank it into, m (0 or more).
     pub(crate) raised: f32,
     /// The stair step down (or onto a lower edge) the move made, m, for the `stepped` report;
     /// a climb's step is judged by the report itself.
@@ -58,6 +60,10 @@ pub(crate) fn settle<B: KinematicBody + ?Sized>(
         flat,
         ..Settled::default()
     };
+    if !plan.grounded {
+        settled.raised = out_of_landed_floor(body, stairs, plan);
+        return settled;
+    }
     let floats = floats_over_tread(body, plan, slid.lift);
     if flat.is_some() && floats {
         settled.on_edge = true;
@@ -102,6 +108,55 @@ pub(crate) fn settle<B: KinematicBody + ?Sized>(
         settled.stepped = off_slope_foot(body, stairs, plan, slid, flat.is_some());
     }
     settled
+}
+
+/// A body that came down onto level floor this move (it was not on the ground before it) and
+/// that the engine's slide left below the floor's top by more than the engine's safe margin
+/// is stood on that floor. Godot Physics' slide lands a falling body within its margin and
+/// then sinks it along the floor with the rest of the motion (a 1.8 m capsule landing at
+/// 45 Hz, 8 mm deep; Godot's plain body the same, until its next tick's recovery). The floor's
+/// top is the height of the slide's first contact, when that contact is level; a landing
+/// deeper than the max step height is left alone. One motion test up by the depth and a safe
+/// margin (a test that [began inside](flat_base::raised) the floor counts whole) and one back
+/// down find where the body stands free; the body goes there only when that is above where
+/// the slide left it. No query runs unless the slide left the body that deep. Returns how far
+/// the body was raised (m, 0 or more), a move outside the slide as the flat base's hold is.
+fn out_of_landed_floor<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    stairs: &StairSettings,
+    plan: &Plan,
+) -> f32 {
+    let up = plan.up;
+    if !(body.is_on_floor() && is_level(body.floor_normal(), up)) {
+        return 0.0;
+    }
+    let Some(floor) = body.first_slide_collision().and_then(|hit| hit.contact) else {
+        return 0.0;
+    };
+    let here = body.position();
+    let depth = vertical(floor.point - here, up);
+    let margin = body.safe_margin().max(0.0);
+    let deep = depth > margin.max(HELD_TOLERANCE) && depth <= stairs.max_step_height;
+    if !(deep && is_level(floor.normal, up)) {
+        return 0.0;
+    }
+    let rise = depth + margin;
+    let raise = body.test_move(here, up * rise);
+    let lifted = here + up * flat_base::raised(&raise, rise, up);
+    let probe = body.test_move(lifted, -up * (rise + margin));
+    if !probe
+        .contact
+        .is_some_and(|ground| is_level(ground.normal, up))
+    {
+        return 0.0;
+    }
+    let free = lifted + up * vertical(probe.travel, up);
+    let raised = vertical(free - here, up);
+    if !(free.is_finite() && raised > 0.0) {
+        return 0.0;
+    }
+    body.set_position(free);
+    raised
 }
 
 /// The step of a grounded move down a slope whose slide went past the slope's foot onto level

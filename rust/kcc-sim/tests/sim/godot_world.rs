@@ -574,3 +574,35 @@ fn the_seesaw_tips_on_godot_only_under_the_characters_weight() {
     );
     assert!(turn(&rows[0]) < 2.0, "{}", rows[0]);
 }
+
+/// Landing from 2 cm up at 45 Hz (a rate the course does not use), Godot Physics' slide stops
+/// its first motion within the margin and sinks the rest into the floor: the capsule ended its
+/// landing tick 8 mm inside (Godot's plain body as deep). A landing the slide left below the
+/// level floor it touched is stood on that floor (`settle::out_of_landed_floor`).
+#[test]
+fn a_landing_godot_physics_sank_into_the_floor_ends_on_it() {
+    if !godot_available("a_landing_godot_physics_sank_into_the_floor_ends_on_it") {
+        return;
+    }
+    let rows = godot_physics_rows("scenarios/stairwell_up.toml", "45");
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let row = &rows[0];
+    assert_eq!(row["passed"], true, "{row}");
+    assert!(row["max_penetration"].as_f64().unwrap() < 0.001, "{row}");
+}
+
+/// A 6 m character at 200 Hz (a rate the course does not use) whose feet come from the edge
+/// they stood held on onto the tread: Godot Physics' slide sank it 4.4 mm into the tread, and
+/// the flat base's probe found the tread's top above it but did not stand it there (only a
+/// lift that began inside the floor did). It now does (`flat_base::stand`).
+#[test]
+fn a_tall_character_coming_onto_a_tread_on_godot_physics_stays_out_of_it() {
+    if !godot_available("a_tall_character_coming_onto_a_tread_on_godot_physics_stays_out_of_it") {
+        return;
+    }
+    let rows = godot_physics_rows("scenarios/stairs_015_6m.toml", "200");
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let row = &rows[0];
+    assert_eq!(row["passed"], true, "{row}");
+    assert!(row["max_penetration"].as_f64().unwrap() < 0.002, "{row}");
+}

@@ -40,6 +40,7 @@ fn static_contact(normal: Vec3, point: Vec3) -> Contact {
 }
 
 mod broken_engine;
+mod landing_sink;
 mod sinking_slide;
 mod step_down_at_edges;
 mod stopped_at_wall;
