@@ -236,13 +236,10 @@ pub fn stand<B: KinematicBody + ?Sized>(
     let top = vertical(contact.point, up);
     let margin = body.safe_margin();
     let edge = under_base(contact.normal, -vertical(probe.travel, up), up, margin);
-    // Level floor the body began inside, or where the probe stopped above the place the slide
-    // left the body by more than the margins (the engine's slide sank it there), stands it as
-    // an edge would: on it, at the height it stood. A flat bottom resting on a slope within a
-    // degree of level touches it with its rim above its feet, but the probe stops where it is.
-    let stop = vertical(lifted + probe.travel, up);
-    let below_free = stop - vertical(here, up) > margin.max(0.0) + HELD_TOLERANCE;
-    let sunk = is_level(contact.normal, up) && (inside || below_free);
+    // Level floor the engine's slide sank the body into stands it as an edge would: on it, at
+    // the height it stood.
+    let stop = vertical(lifted + probe.travel - here, up);
+    let sunk = sunk_into_level(&contact, inside, stop, margin, up);
     // A rounded bottom that came down from the edge it stood held on, still reaching back to
     // it: the probe meets that edge before the lower one, and the body stays held on it.
     if let Some(Face::LookFrom { stood }) = before
@@ -272,6 +269,15 @@ pub fn stand<B: KinematicBody + ?Sized>(
         return None;
     }
     put_held(body, lifted, high - top, here)
+}
+
+/// True when `contact`, met by the probe of [`stand`], is level floor the engine's slide sank
+/// the body into: the lift began `inside` it, or the probe stopped `stop` (m) above where the
+/// slide left the body, more than the safe `margin` (m) and [`HELD_TOLERANCE`]. A flat bottom
+/// resting on a slope within a degree of level touches it with its rim above its feet, but
+/// the probe stops where it is.
+fn sunk_into_level(contact: &Contact, inside: bool, stop: f32, margin: f32, up: Vec3) -> bool {
+    is_level(contact.normal, up) && (inside || stop > margin.max(0.0) + HELD_TOLERANCE)
 }
 
 /// How far (m along up) the raise of [`stand`], a motion test `rise` (m) straight up, lifts
