@@ -67,6 +67,17 @@ impl Footing {
     pub(crate) fn held(&self) -> bool {
         matches!(self, Footing::Held(_) | Footing::OverTread)
     }
+
+    /// True when the body is held over the edge of a step it walks off: the edge lies behind
+    /// the middle of the body at `start` (m) along the walk `run` (m/s). The next riser up is
+    /// then a tread away at least, so a probe for it before the slide finds nothing; a riser the
+    /// slide meets is still climbed.
+    pub(crate) fn walks_off_edge(&self, start: Vec3, run: Vec3, up: Vec3) -> bool {
+        match self {
+            Footing::Held(edge) => horizontal(edge.point - start, up).dot(run) < 0.0,
+            _ => false,
+        }
+    }
 }
 
 /// Where the body with `velocity` (m/s) stands. A body the engine has off the floor rests on an

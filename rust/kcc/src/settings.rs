@@ -208,7 +208,8 @@ pub enum StepDetection {
     /// From the move's own contacts (the rigidbody article's technique): the engine's slide
     /// goes first, and only a slide that met a wall runs the stair sweeps. Flat ground costs
     /// the slide alone. A body held on a stair's edge by the flat base probes first, as with
-    /// [`Probe`](Self::Probe): its next riser is near.
+    /// [`Probe`](Self::Probe): its next riser is near (not on the edge it walks off, going
+    /// down).
     #[default]
     Contacts,
     /// By a probe along the tick's motion before every grounded move (the classic sweep-based

@@ -126,7 +126,8 @@ fn across_tread<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan, lift: Lift
 /// [`StepDetection::Contacts`] (a slide bent onto a step still climbs it). So does a body held
 /// on a stair's edge by its flat base, whatever the setting: the next riser is near, and a
 /// climb found first saves the slide that would meet it (2 to 3 queries, where a probe that
-/// finds nothing costs 1).
+/// finds nothing costs 1). Not a body held on the edge it walks off (going down stairs, see
+/// [`crate::footing::Footing::walks_off_edge`]): its next riser up is a tread away at least.
 ///
 /// Following the slope can run the body into a wall that the walk itself does not reach (the
 /// arc of an edge being rolled over rises fastest): the move is then made again as Godot's
@@ -148,7 +149,8 @@ fn slide_and_climb<B: KinematicBody + ?Sized>(
         ..
     } = *plan;
     let probe = stairs.ground_follow.detection() == StepDetection::Probe;
-    if grounded && (probe || plan.footing.held()) && !plan.probed {
+    let held_ahead = plan.footing.held() && !plan.footing.walks_off_edge(start, run, up);
+    if grounded && (probe || held_ahead) && !plan.probed {
         // The probe first: a step found is climbed before the engine's slide touches it.
         let motion = (run + up * plan.slope) * dt;
         if let Climb::Lifted(lift) = climb(body, stairs, start, motion, plan.aim, level, None) {
