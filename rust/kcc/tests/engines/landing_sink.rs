@@ -8,7 +8,7 @@
 use glam::Vec3;
 use kcc::{Controller, ControllerSettings, KinematicBody, MotionTest, TickInput};
 
-use super::static_contact;
+use super::{level_floor_test, static_contact};
 
 /// How deep the landing slide ends the body in the floor, m.
 const SUNK: f32 = 0.008;
@@ -22,16 +22,6 @@ struct LandingFloor {
     on_floor: bool,
 }
 
-impl LandingFloor {
-    fn floor_contact(point: Vec3) -> MotionTest {
-        MotionTest {
-            travel: Vec3::ZERO,
-            remainder: Vec3::ZERO,
-            contact: Some(static_contact(Vec3::Y, Vec3::new(point.x, 0.0, point.z))),
-        }
-    }
-}
-
 impl KinematicBody for LandingFloor {
     fn position(&self) -> Vec3 {
         self.position
@@ -40,28 +30,7 @@ impl KinematicBody for LandingFloor {
         self.position = position;
     }
     fn test_move(&mut self, from: Vec3, motion: Vec3) -> MotionTest {
-        if from.y < 0.0 {
-            // Inside the floor: the overlap is reported as a collision, and no motion made.
-            return MotionTest {
-                remainder: motion,
-                ..Self::floor_contact(from)
-            };
-        }
-        let to = from + motion;
-        if to.y >= STOP {
-            return MotionTest {
-                travel: motion,
-                remainder: Vec3::ZERO,
-                contact: None,
-            };
-        }
-        let share = (from.y - STOP).max(0.0) / -motion.y;
-        let travel = motion * share;
-        MotionTest {
-            travel,
-            remainder: motion - travel,
-            ..Self::floor_contact(from + travel)
-        }
+        level_floor_test(from, motion, STOP, false)
     }
     fn move_and_slide(&mut self, velocity: Vec3, dt: f32) -> Vec3 {
         let to = self.position + velocity * dt;
@@ -76,7 +45,12 @@ impl KinematicBody for LandingFloor {
         Vec3::new(velocity.x, 0.0, velocity.z)
     }
     fn first_slide_collision(&self) -> Option<MotionTest> {
-        self.on_floor.then(|| Self::floor_contact(self.position))
+        let at = Vec3::new(self.position.x, 0.0, self.position.z);
+        self.on_floor.then(|| MotionTest {
+            travel: Vec3::ZERO,
+            remainder: Vec3::ZERO,
+            contact: Some(static_contact(Vec3::Y, at)),
+        })
     }
     fn is_on_floor(&self) -> bool {
         self.on_floor

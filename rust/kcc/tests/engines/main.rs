@@ -3,7 +3,7 @@
 //! into level floor or stop dead against a wall as Godot Physics' do.
 
 use glam::Vec3;
-use kcc::Contact;
+use kcc::{Contact, MotionTest};
 
 /// The parts of `kcc::KinematicBody` the fake engines of a standing body share: up is +Y,
 /// floor up to 45 degrees, Godot's 1 mm safe margin, a body 1.8 m tall of radius `$radius`
@@ -36,6 +36,41 @@ fn static_contact(normal: Vec3, point: Vec3) -> Contact {
         point,
         depth: 0.0,
         movable: false,
+    }
+}
+
+/// A motion test against level floor at y = 0 and nothing else, from `from` by `motion` (m): a
+/// motion down from a free place stops `stop` (m) above the floor, with the floor as contact.
+/// From inside the floor, the engine either `recovers` (pushes the body `stop` above the floor,
+/// then moves: Godot Physics' motion test from a tread its slide sank the body into) or
+/// reports the overlap as a collision with no motion.
+fn level_floor_test(from: Vec3, motion: Vec3, stop: f32, recovers: bool) -> MotionTest {
+    let contact = |at: Vec3| Some(static_contact(Vec3::Y, Vec3::new(at.x, 0.0, at.z)));
+    if from.y < 0.0 && !recovers {
+        return MotionTest {
+            travel: Vec3::ZERO,
+            remainder: motion,
+            contact: contact(from),
+        };
+    }
+    let out = if recovers {
+        Vec3::Y * (stop - from.y).max(0.0)
+    } else {
+        Vec3::ZERO
+    };
+    let start = from + out;
+    if (start + motion).y >= stop {
+        return MotionTest {
+            travel: out + motion,
+            remainder: Vec3::ZERO,
+            contact: None,
+        };
+    }
+    let travel = motion * ((start.y - stop).max(0.0) / -motion.y);
+    MotionTest {
+        travel: out + travel,
+        remainder: motion - travel,
+        contact: contact(start + travel),
     }
 }
 

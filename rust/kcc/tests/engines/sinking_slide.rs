@@ -8,9 +8,9 @@
 //! controller must stand the body on the floor again within the tick, by its own queries.
 
 use glam::Vec3;
-use kcc::{Contact, Controller, ControllerSettings, KinematicBody, MotionTest, TickInput};
+use kcc::{Controller, ControllerSettings, KinematicBody, MotionTest, TickInput};
 
-use super::static_contact;
+use super::level_floor_test;
 
 /// How deep the sinking slides end the body in the floor, m.
 const SUNK: f32 = 0.047;
@@ -37,10 +37,6 @@ impl SinkingFloor {
             stuck,
         }
     }
-
-    fn floor_contact(point: Vec3) -> Option<Contact> {
-        Some(static_contact(Vec3::Y, Vec3::new(point.x, 0.0, point.z)))
-    }
 }
 
 impl KinematicBody for SinkingFloor {
@@ -51,32 +47,7 @@ impl KinematicBody for SinkingFloor {
         self.position = position;
     }
     fn test_move(&mut self, from: Vec3, motion: Vec3) -> MotionTest {
-        if from.y < 0.0 && self.stuck {
-            // Inside the floor: the overlap is reported as a collision, and no motion made.
-            return MotionTest {
-                travel: Vec3::ZERO,
-                remainder: motion,
-                contact: Self::floor_contact(from),
-            };
-        }
-        // The push out of the floor (none from a free place), then the motion.
-        let out = Vec3::Y * (STOP - from.y).max(0.0);
-        let start = from + out;
-        let to = start + motion;
-        if to.y >= STOP {
-            return MotionTest {
-                travel: out + motion,
-                remainder: Vec3::ZERO,
-                contact: None,
-            };
-        }
-        let share = (start.y - STOP).max(0.0) / -motion.y;
-        let travel = motion * share;
-        MotionTest {
-            travel: out + travel,
-            remainder: motion - travel,
-            contact: Self::floor_contact(start + travel),
-        }
+        level_floor_test(from, motion, STOP, !self.stuck)
     }
     fn move_and_slide(&mut self, velocity: Vec3, dt: f32) -> Vec3 {
         self.slides += 1;
