@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Runs the headless Godot tests (godot_project/tests/run.gd) against a fresh build of the addon.
 #
-#   GODOT=/path/to/godot scripts/godot/test-godot.sh
+#   GODOT=/path/to/godot scripts/godot/test-godot.sh           builds debug and release first
+#   GODOT=/path/to/godot scripts/godot/test-godot.sh --debug   builds only the debug library,
+#                                                              the one the tests load (CI)
 #
 # GODOT must be a Godot 4.4+ binary. Without it the addon is still built and installed, then
 # one line says the tests did not run, and the script succeeds (no Godot binary can be installed
@@ -12,7 +14,7 @@
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-"$root/scripts/godot/addon.sh"
+"$root/scripts/godot/addon.sh" "$@"
 
 if [ -z "${GODOT:-}" ]; then
   echo "Godot tests did not run: GODOT is not set (no Godot 4.4+ binary on this machine)"
