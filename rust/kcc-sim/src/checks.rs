@@ -6,7 +6,7 @@ use crate::metrics::Metrics;
 use kcc_godot::PhysicsEngine;
 
 use crate::run::{ControllerKind, Run, WorldKind};
-use crate::scenario::{Expectations, Risers, Scenario};
+use crate::scenario::{Expectations, GodotPhysicsLimits, Risers, Scenario};
 
 /// One named check and its outcome.
 #[derive(Debug, Clone, PartialEq)]
@@ -61,14 +61,18 @@ fn at_least(name: &'static str, value: Option<f64>, limit: f64) -> Check {
     }
 }
 
-/// The `max_penetration` a run in `world` is held to (m): the file's, or on Godot Physics the
-/// file's `godot_physics_max_penetration` when it has one (what Godot's own body leaves there).
-fn penetration_limit(expect: &Expectations, world: WorldKind) -> Option<f32> {
-    let own = expect.godot_physics_max_penetration;
-    match world {
-        WorldKind::Godot(PhysicsEngine::GodotPhysics) => own.or(expect.max_penetration),
-        _ => expect.max_penetration,
-    }
+/// The limit a run in `world` is held to: the file's `file`, or on Godot Physics the one
+/// `own` picks from the file's `godot_physics` table when it has it (what Godot's own body
+/// leaves there).
+fn limit_in(
+    expect: &Expectations,
+    world: WorldKind,
+    file: f32,
+    own: fn(&GodotPhysicsLimits) -> Option<f32>,
+) -> f64 {
+    let on_godot_physics = world == WorldKind::Godot(PhysicsEngine::GodotPhysics);
+    let own = expect.godot_physics.as_ref().and_then(own);
+    decimal(own.filter(|_| on_godot_physics).unwrap_or(file))
 }
 
 /// Runs every check the scenario's `[expect]` table asks for, in the order of the keys in
@@ -89,11 +93,8 @@ pub fn evaluate(scenario: &Scenario, run: &Run, metrics: &Metrics) -> Vec<Check>
     }
     if let Some(near) = expect.end_near {
         let distance = metrics.final_position.distance(Vec3::from(near.position));
-        checks.push(at_most(
-            "end_near",
-            Some(f64::from(distance)),
-            decimal(near.radius),
-        ));
+        let radius = limit_in(expect, run.world, near.radius, |g| g.end_near_radius);
+        checks.push(at_most("end_near", Some(f64::from(distance)), radius));
     }
     if let Some(limit) = expect.never_above {
         checks.push(at_most(
@@ -153,11 +154,12 @@ pub fn evaluate(scenario: &Scenario, run: &Run, metrics: &Metrics) -> Vec<Check>
             decimal(limit),
         ));
     }
-    if let Some(limit) = penetration_limit(expect, run.world) {
+    if let Some(file) = expect.max_penetration {
+        let limit = limit_in(expect, run.world, file, |g| g.max_penetration);
         checks.push(at_most(
             "max_penetration",
             Some(metrics.max_penetration),
-            decimal(limit),
+            limit,
         ));
     }
     if let Some(limit) = expect.max_steps {
@@ -250,7 +252,8 @@ fn rigid_body_checks(scenario: &Scenario, run: &Run) -> Vec<Check> {
     if let Some(near) = expect.body_end_near {
         let end = run.bodies.last().and_then(|b| b.get(near.body));
         let distance = end.map(|c| f64::from(c.distance(Vec3::from(near.position))));
-        checks.push(at_most("body_end_near", distance, decimal(near.radius)));
+        let radius = limit_in(expect, run.world, near.radius, |g| g.body_end_near_radius);
+        checks.push(at_most("body_end_near", distance, radius));
     }
     if let Some(turn) = expect.body_end_turn {
         let degrees = run
@@ -330,4 +333,45 @@ fn riser_mismatches(run: &Run, risers: Risers) -> u32 {
         .filter(|dy| (dy.abs() - risers.rise).abs() > risers.tolerance.unwrap_or(RISER_TOLERANCE))
         .count() as u32;
     count(true).abs_diff(risers.up) + count(false).abs_diff(risers.down) + off
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const GODOT_PHYSICS: WorldKind = WorldKind::Godot(PhysicsEngine::GodotPhysics);
+
+    fn expect(text: &str) -> Expectations {
+        toml::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn godot_physics_limits_replace_the_files_on_godot_physics_only() {
+        let e = expect(
+            "max_penetration = 0.015\n\
+             godot_physics = { max_penetration = 0.096, end_near_radius = 0.16 }",
+        );
+        let penetration = |world| limit_in(&e, world, 0.015, |g| g.max_penetration);
+        assert_eq!(penetration(GODOT_PHYSICS), 0.096);
+        assert_eq!(penetration(WorldKind::Godot(PhysicsEngine::Jolt)), 0.015);
+        assert_eq!(penetration(WorldKind::Parry), 0.015);
+        assert_eq!(
+            limit_in(&e, GODOT_PHYSICS, 0.05, |g| g.end_near_radius),
+            0.16
+        );
+        // A limit the table does not give stays the file's.
+        assert_eq!(
+            limit_in(&e, GODOT_PHYSICS, 0.05, |g| g.body_end_near_radius),
+            0.05
+        );
+    }
+
+    #[test]
+    fn a_file_without_godot_physics_limits_keeps_its_own_everywhere() {
+        let e = expect("max_penetration = 0.002");
+        assert_eq!(
+            limit_in(&e, GODOT_PHYSICS, 0.002, |g| g.max_penetration),
+            0.002
+        );
+    }
 }

@@ -208,11 +208,9 @@ pub struct Expectations {
     pub max_step_per_tick: Option<f32>,
     /// Deepest overlap of the shape with any solid after a tick, m.
     pub max_penetration: Option<f32>,
-    /// `max_penetration` for runs that Godot Physics answers, m, where Godot Physics itself
-    /// cannot do better: the deepest overlap Godot's own plain body (`--controller plain`)
-    /// leaves on the same file on Godot Physics at the course's rates, written next to it.
-    /// Never used on Jolt or in the parry world.
-    pub godot_physics_max_penetration: Option<f32>,
+    /// The limits of runs that Godot Physics answers, where Godot Physics itself cannot do
+    /// better than the file's: what Godot's own plain body leaves on the same file there.
+    pub godot_physics: Option<GodotPhysicsLimits>,
     /// At most this many steps (up and down) reported.
     pub max_steps: Option<u32>,
     /// Exactly one `stepped` per riser: this many up and down, each within
@@ -249,6 +247,24 @@ pub struct Expectations {
     /// At most `max` ticks end with the character overlapping something deeper than `depth`
     /// (m): an overlap the next tick undoes (two characters meeting), not one that lasts.
     pub overlap_ticks: Option<OverlapTicks>,
+}
+
+/// `godot_physics = { max_penetration, end_near_radius, body_end_near_radius }` in `[expect]`:
+/// limits for the runs that Godot Physics answers (`--world godot --physics godot`), each in
+/// place of the file's own, only where Godot Physics itself cannot do better: each is the worst
+/// that Godot's own plain body (`--controller plain`) measures on the same file on Godot
+/// Physics at the course's four rates, written in a comment next to it. Never used on Jolt or
+/// in the parry world.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GodotPhysicsLimits {
+    /// `max_penetration` on Godot Physics: the deepest overlap, m.
+    pub max_penetration: Option<f32>,
+    /// `end_near`'s radius on Godot Physics: how far from its target the character may end, m.
+    pub end_near_radius: Option<f32>,
+    /// `body_end_near`'s radius on Godot Physics: how far from its target the rigid body may
+    /// end, m.
+    pub body_end_near_radius: Option<f32>,
 }
 
 /// `overlap_ticks = { depth, max }`: how many ticks may end in an overlap.
@@ -1248,6 +1264,14 @@ fn validate_expectations(expect: &Expectations) -> Result<(), (&'static str, Str
             expect.other_end_near.map(|r| r.radius),
         ),
         ("rest_after.radius", expect.rest_after.map(|r| r.radius)),
+        (
+            "godot_physics.end_near_radius",
+            expect.godot_physics.and_then(|g| g.end_near_radius),
+        ),
+        (
+            "godot_physics.body_end_near_radius",
+            expect.godot_physics.and_then(|g| g.body_end_near_radius),
+        ),
     ] {
         if let Some(radius) = radius.filter(|r| *r <= 0.0) {
             return Err((key, format!("must be greater than 0 m, got {radius}")));
@@ -1274,8 +1298,8 @@ fn validate_expectations(expect: &Expectations) -> Result<(), (&'static str, Str
         ("max_step_per_tick", expect.max_step_per_tick),
         ("max_penetration", expect.max_penetration),
         (
-            "godot_physics_max_penetration",
-            expect.godot_physics_max_penetration,
+            "godot_physics.max_penetration",
+            expect.godot_physics.and_then(|g| g.max_penetration),
         ),
     ] {
         if let Some(value) = value.filter(|v| *v < 0.0) {

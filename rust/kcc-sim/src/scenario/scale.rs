@@ -170,6 +170,10 @@ impl Expectations {
         if let Some(rest) = &mut self.rest_after {
             rest.radius *= k;
         }
+        if let Some(own) = &mut self.godot_physics {
+            own.end_near_radius = own.end_near_radius.map(|r| r * k);
+            own.body_end_near_radius = own.body_end_near_radius.map(|r| r * k);
+        }
 
         if let Some(risers) = &mut self.steps_per_riser {
             risers.rise *= k;

@@ -353,6 +353,36 @@ fn values_out_of_range_are_named() {
         "expect",
         "reach.radius",
     );
+    invalid(
+        &with("[expect]\ngodot_physics = { end_near_radius = 0 }\n"),
+        "expect",
+        "godot_physics.end_near_radius",
+    );
+    invalid(
+        &with("[expect]\ngodot_physics = { max_penetration = -0.001 }\n"),
+        "expect",
+        "godot_physics.max_penetration",
+    );
+}
+
+#[test]
+fn godot_physics_limits_scale_as_the_keys_they_stand_for() {
+    let scenarios = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let original = Scenario::load(&scenarios.join("crate_slides_into_character.toml")).unwrap();
+    let text =
+        "name = \"x2\"\nscaled = { from = \"crate_slides_into_character.toml\", by = 2.0 }\n";
+    let scaled = Scenario::parse(&scenarios.join("scaled.toml"), text).unwrap();
+    let (a, b) = (
+        original.expect.godot_physics.unwrap(),
+        scaled.expect.godot_physics.unwrap(),
+    );
+    assert_eq!(b.end_near_radius, a.end_near_radius.map(|r| 2.0 * r));
+    assert_eq!(
+        b.body_end_near_radius,
+        a.body_end_near_radius.map(|r| 2.0 * r)
+    );
+    // An overlap is the engines' precision: kept.
+    assert_eq!(b.max_penetration, a.max_penetration);
 }
 
 #[test]
