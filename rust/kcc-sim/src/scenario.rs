@@ -676,15 +676,24 @@ impl Scenario {
             let message = format!("must be between {MIN_SCALE} and {MAX_SCALE}, got {by}");
             return Err(invalid(TOP, "scaled.by", message));
         }
+        if let Some(margin) = scaled.scaled.shape_margin.filter(|m| *m < 0.0) {
+            let message = format!("must be 0 m or more, got {margin}");
+            return Err(invalid(TOP, "scaled.shape_margin", message));
+        }
         let path = base.join(&scaled.scaled.from);
         // What is wrong with the original is this file's `scaled.from`: the message names both.
-        Self::original_magnified(&path, by, &scaled.name)
+        Self::original_magnified(&path, &scaled.scaled, &scaled.name)
             .map_err(|error| invalid(TOP, "scaled.from", error.to_string()))
     }
 
     /// The original scenario at `path`, every length, speed and acceleration multiplied by
-    /// `by`, under the name `name`. An original that is scaled itself is refused.
-    fn original_magnified(path: &Path, by: f32, name: &str) -> Result<Self, ScenarioError> {
+    /// `scaled.by` (its boxes and hulls given `scaled.shape_margin` when there is one), under the
+    /// name `name`. An original that is scaled itself is refused.
+    fn original_magnified(
+        path: &Path,
+        scaled: &ScaledFrom,
+        name: &str,
+    ) -> Result<Self, ScenarioError> {
         let file = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| ScenarioError::Read {
             file: file.clone(),
@@ -702,8 +711,9 @@ impl Scenario {
             return Err(of_original("top level", "scaled", message));
         }
         let mut raw: RawScenario = typed(table, &of_original)?;
-        raw = raw.scaled(by);
+        raw = raw.scaled(scaled.by);
         raw.name = name.to_string();
+        raw.shape_margin = scaled.shape_margin.or(raw.shape_margin);
         build(raw, path.parent().unwrap_or(Path::new(".")), &of_original)
     }
 
@@ -761,7 +771,7 @@ pub const MIN_SCALE: f32 = 0.01;
 /// Largest factor a scaled scenario may magnify by.
 pub const MAX_SCALE: f32 = 100.0;
 
-/// A file that scales another: `name` and `scaled = { from, by }`, nothing else.
+/// A file that scales another: `name` and `scaled = { from, by, shape_margin }`, nothing else.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RawScaled {
@@ -769,7 +779,7 @@ struct RawScaled {
     scaled: ScaledFrom,
 }
 
-/// `scaled = { from, by }`.
+/// `scaled = { from, by, shape_margin }`.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ScaledFrom {
@@ -777,6 +787,10 @@ struct ScaledFrom {
     from: String,
     /// The factor every length, speed and acceleration is multiplied by.
     by: f32,
+    /// The level's shape margin (Godot's `Shape3D.margin` of its boxes and hulls), m, in place
+    /// of the original's, which is kept otherwise: the margin a game sets for a character of
+    /// this size (see the addon's README). Not scaled.
+    shape_margin: Option<f32>,
 }
 
 /// `text` (read from `path`) as a TOML table with every number finite.

@@ -13,7 +13,9 @@
 //! be from one), and the safe margin when the scenario shrinks (below). Kept: times
 //! (durations, attack and release, coyote time, the jump buffer), rates (tick rate, ground
 //! follow speed, camera decay), angles, shares and counts, and the engines' own precision (the
-//! shapes' margin, the largest overlap allowed; the safe margin when the scenario grows).
+//! shapes' margin, the largest overlap allowed; the safe margin when the scenario grows). A
+//! scaled file may give the level another shape margin (`scaled.shape_margin`), as a game
+//! sets it for a small character.
 //!
 //! The safe margin: Godot's docs ask for a lower one at very low scale, and a game with a small
 //! character sets it so. The body's recovery out of the margin moves it up to the margin in one

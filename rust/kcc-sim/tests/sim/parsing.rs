@@ -366,6 +366,22 @@ fn values_out_of_range_are_named() {
 }
 
 #[test]
+fn a_scaled_file_may_give_the_level_its_own_shape_margin() {
+    let scenarios = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let small = Scenario::load(&scenarios.join("ramp_30_60cm.toml")).unwrap();
+    assert_eq!(small.shape_margin, 0.001);
+    // Every box and hull of the level takes it: the ramp's top keeps no 4 cm rounding.
+    for solid in small.world.solids() {
+        assert!(solid.convex_radius() <= 0.001, "{:?}", solid.primitive());
+    }
+    let text = "name = \"x\"\nscaled = { from = \"ramp_30.toml\", by = 0.5, shape_margin = -1 }\n";
+    let Err(error) = Scenario::parse(&scenarios.join("x.toml"), text) else {
+        panic!("a negative shape margin was taken");
+    };
+    assert!(error.to_string().contains("scaled.shape_margin"), "{error}");
+}
+
+#[test]
 fn godot_physics_limits_scale_as_the_keys_they_stand_for() {
     let scenarios = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
     let original = Scenario::load(&scenarios.join("crate_slides_into_character.toml")).unwrap();
