@@ -24,6 +24,20 @@ pub fn iterate_sweep<B: KinematicBody + ?Sized>(
     motion: Vec3,
     iterations: u32,
 ) -> Sweep {
+    sweep_while(body, from, motion, iterations, |next| {
+        next.dot(motion) > 0.0
+    })
+}
+
+/// [`iterate_sweep`] that slides on only while `goes_on` holds for the motion left after a hit
+/// (m): the stair lift's sweep also refuses a slide that carries the body back from the step.
+pub(crate) fn sweep_while<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    from: Vec3,
+    motion: Vec3,
+    iterations: u32,
+    goes_on: impl Fn(Vec3) -> bool,
+) -> Sweep {
     let mut end = from;
     let mut rest = motion;
     let mut contact = None;
@@ -44,7 +58,7 @@ pub fn iterate_sweep<B: KinematicBody + ?Sized>(
             break;
         };
         let next = slide(test.remainder, normal);
-        if next.dot(motion) <= 0.0 {
+        if !goes_on(next) {
             break;
         }
         rest = next;

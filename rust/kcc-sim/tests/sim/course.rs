@@ -805,3 +805,20 @@ fn every_floor_difference_on_the_stairs_has_its_reason() {
     assert_eq!(flat.floor_agreement, 1.0);
     assert_eq!(flat.floor_differences, Default::default());
 }
+
+#[test]
+fn under_a_sharp_block_over_the_step_the_climb_onto_its_edge_keeps_the_budget() {
+    // `no_room_over_step` with sharp edges (box margins 0, as a mesh level's): the lift met
+    // the block's underside edge near its top and slid along it, up and back from the step,
+    // and the look ahead from there met the same edge again: 11 queries on the step's tick at
+    // every rate. The lift no longer slides back from the step.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/no_room_over_step.toml");
+    let mut scenario = Scenario::load(&path).unwrap();
+    scenario.set_shape_margin(0.0).unwrap();
+    for rate in [30.0, 60.0, 144.0, 240.0] {
+        for name in ["max_step_tick_queries", "steps_per_riser", "end_near"] {
+            let check = check_of(&scenario, rate, name);
+            assert!(check.passed, "at {rate} Hz: {check:?}");
+        }
+    }
+}

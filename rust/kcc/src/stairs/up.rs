@@ -24,7 +24,7 @@ use crate::surface::{
     FLOOR_ANGLE_MARGIN, GRAZING_COSINE, Surface, TOWARD_RISER_COSINE, classify, is_level,
     is_walkable, supports, usable_normal,
 };
-use crate::sweep::iterate_sweep;
+use crate::sweep::{Sweep, iterate_sweep, sweep_while};
 use crate::tolerances::{BodyScale, MIN_STEP_RISE};
 
 /// What lies ahead of a grounded body for this tick's horizontal motion.
@@ -127,12 +127,7 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     }
     let direction = horizontal(motion, up) / length;
     // 2. Up from where the probe stopped.
-    let rise = iterate_sweep(
-        body,
-        obstacle.at,
-        up * settings.max_step_height,
-        settings.sweep_iterations,
-    );
+    let rise = lift(body, obstacle.at, direction, settings);
     if vertical(rise.end - obstacle.at, up) <= MIN_STEP_RISE {
         return Ahead::Blocked;
     }
@@ -173,6 +168,25 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         level_landing: is_level(landing.contact.normal, up),
         rim_on_edge: landed.rim && landed.tread_height.is_some(),
         tread_height: landed.tread_height.unwrap_or(height),
+    })
+}
+
+/// The lift: a sweep up from `at` (m) by the max step height, sliding along what the head
+/// meets (a sloped ceiling) as [`iterate_sweep`] does, but never back from the step: a slide
+/// along the underside edge of something hanging over the step (its normal facing down and
+/// back toward the body) gains a little height away from the step, where the look ahead meets
+/// the same edge again; the looks under it start lower anyway. `direction` is the walk's
+/// horizontal unit direction. One motion test less on such a step, and the same landing.
+fn lift<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    at: Vec3,
+    direction: Vec3,
+    settings: &StairSettings,
+) -> Sweep {
+    let up = unit_up(body.up_direction());
+    let motion = up * settings.max_step_height;
+    sweep_while(body, at, motion, settings.sweep_iterations, |next| {
+        next.dot(motion) > 0.0 && horizontal(next, up).dot(direction) >= 0.0
     })
 }
 
