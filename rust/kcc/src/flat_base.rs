@@ -298,7 +298,7 @@ pub(crate) fn raised(raise: &MotionTest, rise: f32, up: Vec3) -> f32 {
 /// a body pushing a crate well inside level floor; its motion test then reports the overlap
 /// as a collision and makes little or no motion. The raise then counts as made whole: the
 /// probe down from its top finds what is below as from a free place.
-fn began_inside(raise: &MotionTest, up: Vec3) -> bool {
+pub(crate) fn began_inside(raise: &MotionTest, up: Vec3) -> bool {
     raise
         .contact
         .is_some_and(|contact| contact.normal.dot(up) > 0.0)

@@ -6,7 +6,7 @@
 
 use glam::Vec3;
 
-use crate::body::KinematicBody;
+use crate::body::{KinematicBody, MotionTest};
 use crate::climb::Lift;
 use crate::flat_base::{self, SetDown};
 use crate::floor::{horizontal, vertical};
@@ -107,14 +107,19 @@ pub(crate) fn settle<B: KinematicBody + ?Sized>(
     if settled.stepped.is_none() && landed.is_none() {
         settled.stepped = off_slope_foot(body, stairs, plan, slid, flat.is_some());
     }
+    if body.position() == slid_to {
+        settled.raised =
+            out_of_landed_floor(body, stairs, plan).max(out_of_snapped_floor(body, plan, slid));
+    }
     settled
 }
 
-/// A body that came down onto level floor this move (it was not on the ground before it) and
-/// that the engine's slide left below the floor's top by more than the engine's safe margin
-/// is stood on that floor. Godot Physics' slide lands a falling body within its margin and
-/// then sinks it along the floor with the rest of the motion (a 1.8 m capsule landing at
-/// 45 Hz, 8 mm deep; Godot's plain body the same, until its next tick's recovery). The floor's
+/// A body that the engine's slide left below the top of the level floor it met by more than
+/// the engine's safe margin is stood on that floor. Godot Physics' slide lands a falling body
+/// within its margin and then sinks it along the floor with the rest of the motion (a 1.8 m
+/// capsule landing at 45 Hz, 8 mm deep; Godot's plain body the same, until its next tick's
+/// recovery), and a grounded one that walks from an edge's rounding onto level floor as well
+/// (the 6 m capsule of `stairs_030_6m` at 144 Hz, 2.9 mm). The floor's
 /// top is the height of the slide's first contact, when that contact is level; a landing
 /// deeper than the max step height is left alone. One motion test up by the depth and a safe
 /// margin (a test that [began inside](flat_base::raised) the floor counts whole) and one back
@@ -142,7 +147,66 @@ fn out_of_landed_floor<B: KinematicBody + ?Sized>(
     }
     let rise = depth + margin;
     let raise = body.test_move(here, up * rise);
-    let lifted = here + up * flat_base::raised(&raise, rise, up);
+    stand_out(body, here, rise, &raise, up)
+}
+
+/// A grounded body that the engine's floor snap inside the slide took down onto level floor,
+/// with no slide collision to tell the floor's top (the slide met nothing), is stood on that
+/// floor when it ended inside it. Godot Physics' snap sinks a capsule rolling off a stair's
+/// edge into the floor below (`stairs_down_full_speed_rolling` at 144 Hz: 18 mm above the
+/// floor, snapped 7.4 mm into it). One motion test up by the snap's drop (below the slide's
+/// own vertical motion) and a safe margin tells, only when the body is sunk: it travels
+/// further than asked, the engine's push out of the overlap, and the body is raised by that
+/// push (a probe down from above would not do: Godot Physics' cast calls the capsule clear of
+/// that floor 8 mm inside it); or it [began inside](flat_base::raised) the floor and one probe
+/// down finds where the body stands free. No query runs unless the snap took the body down by
+/// more than the margins. Sloped floor is left alone: a capsule rolling down over an edge's
+/// rounding would be raised on every tick it sinks a little, and the raises read as speed
+/// (`stairs_down_full_speed_rolling` at 240 Hz, 1.065 times the walk). Returns how far the
+/// body was raised (m, 0 or more).
+fn out_of_snapped_floor<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan, slid: &Slid) -> f32 {
+    let up = plan.up;
+    let snapped = slid.lift.is_none()
+        && body.first_slide_collision().is_none()
+        && body.is_on_floor()
+        && is_level(body.floor_normal(), up);
+    let here = body.position();
+    let own = (plan.push + plan.slope).min(0.0) * plan.dt;
+    let drop = vertical(plan.start - here, up) + own;
+    let margin = body.safe_margin().max(0.0);
+    if !(snapped && drop > margin.max(HELD_TOLERANCE)) {
+        return 0.0;
+    }
+    let rise = drop + margin;
+    let raise = body.test_move(here, up * rise);
+    // Out of an overlap, the test pushes the body out first (its travel goes beyond the
+    // motion), or reports the overlap as a collision.
+    let pushed = vertical(raise.travel, up) - rise;
+    let free = here + up * pushed;
+    if raise.contact.is_none() && pushed > margin.max(HELD_TOLERANCE) && free.is_finite() {
+        body.set_position(free);
+        return pushed;
+    }
+    if !flat_base::began_inside(&raise, up) {
+        return 0.0;
+    }
+    stand_out(body, here, rise, &raise, up)
+}
+
+/// Stands a body sunk into level floor on it: lifted from `here` (m) as far as `raise`, a
+/// motion test `rise` (m) straight up, found room (one that [began inside](flat_base::raised)
+/// the floor counts whole), then probed down by the rise and a safe margin; the body goes
+/// where the probe stops, on level ground, when that is above `here`. Returns how far it was
+/// raised (m, 0 or more).
+fn stand_out<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    here: Vec3,
+    rise: f32,
+    raise: &MotionTest,
+    up: Vec3,
+) -> f32 {
+    let margin = body.safe_margin().max(0.0);
+    let lifted = here + up * flat_base::raised(raise, rise, up);
     let probe = body.test_move(lifted, -up * (rise + margin));
     if !probe
         .contact

@@ -4,11 +4,17 @@
 //! reports the floor without a floor normal after some of those slides, and its motion tests
 //! from inside the floor report the overlap as a collision with little motion. Its slide also
 //! sinks a body walking from a stair's edge onto the tread (a 6 m character 4.4 mm, at 200 Hz),
-//! and its motion tests from there first push the body out of the tread and then move. The
-//! controller must stand the body on the floor again within the tick, by its own queries.
+//! and its motion tests from there first push the body out of the tread and then move. Its
+//! floor snap inside the slide sinks a capsule rolling off a stair's edge into the floor
+//! below, with no slide collision (`stairs_down_full_speed_rolling` at 144 Hz, 7.4 mm). The
+//! controller must stand the body on the floor again within the tick, by its own queries,
+//! with the flat base and rolling.
 
 use glam::Vec3;
-use kcc::{Controller, ControllerSettings, KinematicBody, MotionTest, TickInput};
+use kcc::{
+    Controller, ControllerSettings, GroundFollow, KinematicBody, MotionTest, StepDetection,
+    TickInput,
+};
 
 use super::level_floor_test;
 
@@ -77,17 +83,33 @@ impl KinematicBody for SinkingFloor {
 
 #[test]
 fn a_body_the_slide_sank_into_level_floor_stands_on_it_again() {
-    walks_out_of_the_floor(SinkingFloor::new(true));
+    walks_out_of_the_floor(SinkingFloor::new(true), true);
 }
 
 #[test]
 fn a_body_sunk_where_motion_tests_push_out_first_stands_on_the_floor_again() {
-    walks_out_of_the_floor(SinkingFloor::new(false));
+    walks_out_of_the_floor(SinkingFloor::new(false), true);
 }
 
-/// Walks `body` 60 ticks at 60 Hz: every tick ends on the floor, the walk kept.
-fn walks_out_of_the_floor(mut body: SinkingFloor) {
-    let controller = Controller::new(ControllerSettings::default()).unwrap();
+#[test]
+fn a_rolling_body_the_slide_sank_into_level_floor_stands_on_it_again() {
+    walks_out_of_the_floor(SinkingFloor::new(true), false);
+}
+
+#[test]
+fn a_rolling_body_sunk_where_motion_tests_push_out_first_stands_on_the_floor_again() {
+    walks_out_of_the_floor(SinkingFloor::new(false), false);
+}
+
+/// Walks `body` 60 ticks at 60 Hz, with the `flat_base` or rolling: every tick ends on the
+/// floor, the walk kept.
+fn walks_out_of_the_floor(mut body: SinkingFloor, flat_base: bool) {
+    let mut settings = ControllerSettings::default();
+    settings.stairs.ground_follow = GroundFollow::Snap {
+        flat_base,
+        detection: StepDetection::Contacts,
+    };
+    let controller = Controller::new(settings).unwrap();
     let mut velocity = Vec3::ZERO;
     for tick in 0..60 {
         let input = TickInput {
