@@ -11,8 +11,8 @@ use crate::body::{Contact, KinematicBody, MotionTest};
 use crate::flat_base;
 use crate::floor::{horizontal, up_of, vertical};
 use crate::settings::StairSettings;
-use crate::surface::{is_gentle, is_level, same_normal, supports, usable_normal};
-use crate::tolerances::{BodyScale, EDGE_PROBE, EDGE_REST_SPEED};
+use crate::surface::{is_gentle, is_level, is_walkable, same_normal, supports, usable_normal};
+use crate::tolerances::{BodyScale, EDGE_PROBE, EDGE_REST_SPEED, MIN_STEP_RISE};
 
 /// What the body stands on as a move begins.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -35,6 +35,11 @@ pub(crate) enum Footing {
     /// The edge of a stair it is rolling over, where the last step down left it (see
     /// [`crate::stairs::StepDown::on_edge`]): no floor for the engine, but it supports the body.
     Edge,
+    /// On the engine's floor with its side touching the top of a riser ahead: the probe down
+    /// met the riser's edge, too steep to stand on, above the feet, along the walk. The probe
+    /// for a riser runs before the slide, as for a held body: Godot Physics' slide may sink
+    /// the body into that edge without reporting it, and the climb would wait a tick.
+    AtRiser,
     /// Nothing: in the air.
     Air,
     /// On the engine's floor with the very normal of the contact under its feet, walking up
@@ -59,7 +64,10 @@ impl Footing {
     /// True when the engine has the body on its floor ([`Footing::Floor`] or
     /// [`Footing::LevelFloor`]).
     pub(crate) fn on_floor(&self) -> bool {
-        matches!(self, Footing::Floor | Footing::LevelFloor)
+        matches!(
+            self,
+            Footing::Floor | Footing::LevelFloor | Footing::AtRiser
+        )
     }
 
     /// True when the flat base holds the body level over an edge ([`Footing::Held`] or
@@ -88,7 +96,8 @@ impl Footing {
 /// engine's floor has the very normal of that contact (an edge or a slope's face), unless the
 /// body walks up into a gentle one: then it is [`Footing::Unsure`], for the move to tell. On
 /// the engine's floor without a floor normal, the probe tells level floor
-/// ([`Footing::LevelFloor`]).
+/// ([`Footing::LevelFloor`]); on the engine's floor, a probe that meets the top of a riser
+/// ahead tells [`Footing::AtRiser`].
 pub(crate) fn sense<B: KinematicBody + ?Sized>(
     body: &mut B,
     velocity: Vec3,
@@ -138,6 +147,9 @@ pub(crate) fn sense<B: KinematicBody + ?Sized>(
     {
         return Footing::Held(contact);
     }
+    if on_floor && at_riser(body, &below, here, velocity, touch) {
+        return Footing::AtRiser;
+    }
     match below.contact {
         Some(contact)
             if look_edge
@@ -148,6 +160,27 @@ pub(crate) fn sense<B: KinematicBody + ?Sized>(
         }
         _ => fallback,
     }
+}
+
+/// True when the probe `below`, straight down from the feet at `here` (m), met the top of a
+/// riser ahead along `velocity` (m/s) within `touch` (m): a contact too steep to stand on,
+/// higher than the feet by more than a step's least rise.
+fn at_riser<B: KinematicBody + ?Sized>(
+    body: &B,
+    below: &MotionTest,
+    here: Vec3,
+    velocity: Vec3,
+    touch: f32,
+) -> bool {
+    let up = up_of(body);
+    let Some(contact) = below.contact else {
+        return false;
+    };
+    let touching = -vertical(below.travel, up) <= touch;
+    let steep = !is_walkable(contact.normal, up, body.floor_max_angle());
+    let higher = vertical(contact.point - here, up) > MIN_STEP_RISE;
+    let ahead = horizontal(contact.point - here, up).dot(velocity) > 0.0;
+    touching && steep && higher && ahead
 }
 
 /// True when the engine has `body` on a floor without a usable floor normal and the probe

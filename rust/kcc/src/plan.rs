@@ -77,7 +77,7 @@ impl Plan {
             0.0
         };
         let level = match footing {
-            Footing::Floor => is_level(body.floor_normal(), up),
+            Footing::Floor | Footing::AtRiser => is_level(body.floor_normal(), up),
             Footing::LevelFloor | Footing::Held(_) | Footing::OverTread => true,
             Footing::Edge | Footing::Air | Footing::Unsure { .. } => false,
         };

@@ -166,15 +166,18 @@ fn out_of_landed_floor<B: KinematicBody + ?Sized>(
 /// body was raised (m, 0 or more).
 fn out_of_snapped_floor<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan, slid: &Slid) -> f32 {
     let up = plan.up;
-    let snapped = slid.lift.is_none()
-        && body.first_slide_collision().is_none()
-        && body.is_on_floor()
-        && is_level(body.floor_normal(), up);
     let here = body.position();
     let own = (plan.push + plan.slope).min(0.0) * plan.dt;
     let drop = vertical(plan.start - here, up) + own;
     let margin = body.safe_margin().max(0.0);
-    if !(snapped && drop > margin.max(HELD_TOLERANCE)) {
+    // The drop first: it needs no call to the engine, and most ticks end there.
+    let snapped = || {
+        slid.lift.is_none()
+            && body.first_slide_collision().is_none()
+            && body.is_on_floor()
+            && is_level(body.floor_normal(), up)
+    };
+    if !(drop > margin.max(HELD_TOLERANCE) && snapped()) {
         return 0.0;
     }
     let rise = drop + margin;

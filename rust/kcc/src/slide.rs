@@ -9,6 +9,7 @@ use glam::Vec3;
 use crate::body::{KinematicBody, MotionTest};
 use crate::climb::{Climb, Lift, climb};
 use crate::floor::{horizontal, vertical};
+use crate::footing::Footing;
 use crate::movement::along_floor;
 use crate::plan::Plan;
 use crate::push;
@@ -124,7 +125,8 @@ fn across_tread<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan, lift: Lift
 /// [`StepDetection::Probe`], a grounded move first probes its motion for a step and climbs
 /// one it finds without the slide; when it finds none, the move goes on as with
 /// [`StepDetection::Contacts`] (a slide bent onto a step still climbs it). So does a body held
-/// on a stair's edge by its flat base, whatever the setting: the next riser is near, and a
+/// on a stair's edge by its flat base, or touching a riser's top with its side
+/// ([`Footing::AtRiser`]), whatever the setting: the next riser is near, and a
 /// climb found first saves the slide that would meet it (2 to 3 queries, where a probe that
 /// finds nothing costs 1). Not a body held on the edge it walks off (going down stairs, see
 /// [`crate::footing::Footing::walks_off_edge`]): its next riser up is a tread away at least.
@@ -150,7 +152,8 @@ fn slide_and_climb<B: KinematicBody + ?Sized>(
     } = *plan;
     let probe = stairs.ground_follow.detection() == StepDetection::Probe;
     let held_ahead = plan.footing.held() && !plan.footing.walks_off_edge(start, run, up);
-    if grounded && (probe || held_ahead) && !plan.probed {
+    let at_riser = plan.footing == Footing::AtRiser;
+    if grounded && (probe || held_ahead || at_riser) && !plan.probed {
         // The probe first: a step found is climbed before the engine's slide touches it.
         let motion = (run + up * plan.slope) * dt;
         if let Climb::Lifted(lift) = climb(body, stairs, start, motion, plan.aim, level, None) {

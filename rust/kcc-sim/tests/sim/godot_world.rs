@@ -604,3 +604,16 @@ fn a_tall_character_coming_onto_a_tread_on_godot_physics_stays_out_of_it() {
     }
     passes_on_godot_physics("scenarios/stairs_015_6m.toml", "200", 1, 0.002);
 }
+
+/// A 0.4 m capsule walking 0.5 m/s up 0.3 m treads at 200 Hz (a rate the course does not use)
+/// is held on one step's edge with its side touching the next one's. Godot Physics' slide sank
+/// it 0.6 mm into that edge without reporting it, the probe down pushed it 1.2 mm back, and
+/// the climb waited a tick (a tick at 0.52 times the walk). A probe down that meets the top of
+/// a riser ahead now runs the climb first (`Footing::AtRiser`): the walk keeps its speed.
+#[test]
+fn a_body_touching_a_riser_on_godot_physics_climbs_it_without_a_halt() {
+    if !godot_available("a_body_touching_a_riser_on_godot_physics_climbs_it_without_a_halt") {
+        return;
+    }
+    passes_on_godot_physics("scenarios/slow_walk_stairs.toml", "200", 1, 0.002);
+}
