@@ -90,35 +90,3 @@ fn a_long_tick_down_the_stairs_meets_the_next_steps_edge() {
         }
     }
 }
-
-/// A capsule rolling over the edges of 0.3 m steps (no flat base) at 4 m/s, at high rates: the
-/// step down left it touching each edge, and the next slide's push out of the safe margin, along
-/// the edge's normal, carried it up to 0.9 mm beyond its 13.3 mm walk a tick at 300 Hz (1.057
-/// times the walk; the course allows 1.05). Resting the margin clear of the edge
-/// (`stairs::down::clear_of`), no tick moves it more than 1.03 times its walk.
-#[test]
-fn rolling_down_over_the_edges_keeps_the_walks_speed_at_high_rates() {
-    let world = stairs_world();
-    let mut rolling = settings(4.0);
-    rolling.stairs.ground_follow = kcc::GroundFollow::Snap {
-        flat_base: false,
-        detection: kcc::StepDetection::Contacts,
-    };
-    let controller = Controller::new(rolling).unwrap();
-    for rate in [240.0, 300.0] {
-        let mut body = body(&world, capsule(), Vec3::new(0.0, JOLT_STAIRS_TOP, -4.5));
-        settle(&controller, &mut body, rate);
-        let trace = walk(&controller, &mut body, Vec3::Z, rate, (1.5 * rate) as u32);
-        assert_eq!(ticks_off_floor(&trace), 0, "{rate} Hz");
-        assert!(
-            body.position().y < 0.01,
-            "{rate} Hz: ends at {}",
-            body.position()
-        );
-        let fastest = trace
-            .iter()
-            .map(|t| (t.after - t.before).with_y(0.0).length() * rate)
-            .fold(0.0f32, f32::max);
-        assert!(fastest < 4.0 * 1.03, "{rate} Hz: {fastest} m/s at most");
-    }
-}

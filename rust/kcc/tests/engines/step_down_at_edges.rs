@@ -15,7 +15,7 @@
 use glam::Vec3;
 use kcc::settings::StairSettings;
 use kcc::stairs::step_down;
-use kcc::{Contact, KinematicBody, MotionTest};
+use kcc::{KinematicBody, MotionTest};
 
 use super::static_contact;
 
@@ -43,8 +43,6 @@ enum Edge {
 struct StepEdge {
     position: Vec3,
     edge: Edge,
-    /// The edge belongs to a body the engine moves (see `kcc::Contact::movable`).
-    movable: bool,
     on_floor: bool,
     snaps: u32,
     probes: u32,
@@ -55,7 +53,6 @@ impl StepEdge {
         Self {
             position: Vec3::ZERO,
             edge,
-            movable: false,
             on_floor: false,
             snaps: 0,
             probes: 0,
@@ -108,10 +105,7 @@ impl KinematicBody for StepEdge {
                 return MotionTest {
                     travel,
                     remainder: motion - travel,
-                    contact: Some(Contact {
-                        movable: self.movable,
-                        ..static_contact(normal, Vec3::ZERO)
-                    }),
+                    contact: Some(static_contact(normal, Vec3::ZERO)),
                 };
             }
             _ => {}
@@ -160,17 +154,10 @@ fn an_edge_the_engine_does_not_count_as_floor_supports_the_body() {
     let down =
         step_down(&mut body, &settings, Vec3::new(0.0, 0.0, 0.02)).expect("rests on the edge");
     // Straight down onto the edge, not slid ahead of the walk: the tread below, found by
-    // sliding off, only shows it is a stair's edge. The body rests the safe margin clear of
-    // the edge along its normal (the next slide would push it out of the margin, along the
-    // walk): 1 mm over the normal's upward part.
-    let rest = -0.02 + 0.001 / 45.5f32.to_radians().cos();
-    assert!(
-        (body.position - Vec3::new(0.0, rest, 0.0)).length() < 1e-6,
-        "{}",
-        body.position
-    );
+    // sliding off, only shows it is a stair's edge.
+    assert_eq!(body.position, Vec3::new(0.0, -0.02, 0.0));
     assert!(down.on_edge, "{down:?}");
-    assert!((down.height - rest).abs() < 1e-6, "{down:?}");
+    assert!((down.height + 0.02).abs() < 1e-6, "{down:?}");
     // The edge's slope explains the drop over the walk: no step for the camera.
     assert!(!down.is_step);
     assert_eq!(
@@ -197,27 +184,9 @@ fn a_steep_edge_supports_the_body_without_trying_to_land_on_it() {
     let settings = StairSettings::default();
     let down =
         step_down(&mut body, &settings, Vec3::new(0.0, 0.0, 0.02)).expect("rests on the edge");
-    // The safe margin clear of the edge along its normal: 1 mm over cos 60 degrees is 2 mm,
-    // as much as the rest is ever raised (two margins).
-    let rest = Vec3::new(0.0, -0.018, 0.0);
-    assert!((body.position - rest).length() < 1e-6, "{}", body.position);
+    assert_eq!(body.position, Vec3::new(0.0, -0.02, 0.0));
     assert!(down.on_edge && !down.is_step, "{down:?}");
     assert_eq!(body.snaps, 1, "only the tread is tried");
-}
-
-/// The edge of a body the engine moves (a ball rolling into the character) supports the body
-/// where the sweep met it: raised off it, the character would be pushed by it all the same.
-#[test]
-fn the_edge_of_a_moving_body_is_rested_on_where_the_sweep_met_it() {
-    let mut body = StepEdge {
-        movable: true,
-        ..StepEdge::edge(60.0, true)
-    };
-    let settings = StairSettings::default();
-    let down =
-        step_down(&mut body, &settings, Vec3::new(0.0, 0.0, 0.02)).expect("rests on the edge");
-    assert_eq!(body.position, Vec3::new(0.0, -0.02, 0.0));
-    assert!(down.on_edge, "{down:?}");
 }
 
 #[test]
