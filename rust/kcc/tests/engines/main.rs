@@ -1,6 +1,7 @@
 //! The controller against fake engines, in one test binary: an engine that answers nonsense,
 //! the answers real Godot + Jolt gives beside a step's edge, and slides that sink the body
-//! into level floor or stop dead against a wall as Godot Physics' do.
+//! into level floor or stop dead against a wall as Godot Physics' do, and a body whose side
+//! touches the top of a riser ahead.
 
 use glam::Vec3;
 use kcc::{Contact, MotionTest};
@@ -76,6 +77,7 @@ fn level_floor_test(from: Vec3, motion: Vec3, stop: f32, recovers: bool) -> Moti
 
 mod broken_engine;
 mod landing_sink;
+mod riser_touched;
 mod sinking_slide;
 mod step_down_at_edges;
 mod stopped_at_wall;
