@@ -14,8 +14,17 @@ if ! command -v gdparse >/dev/null 2>&1 || ! command -v gdlint >/dev/null 2>&1; 
 fi
 
 mapfile -t files < <(git ls-files --cached --others --exclude-standard -- 'godot_project/*.gd' 'godot_oracle/*.gd' 'web_demo/*.gd')
+# Matched in the shell, not by `printf | grep -q`: grep -q leaves at its first match, and under
+# pipefail the printf it leaves behind dies of SIGPIPE on a busy machine, failing the check.
 for folder in godot_project godot_oracle web_demo; do
-  if ! printf '%s\n' "${files[@]}" | grep -q "^$folder/"; then
+  found=0
+  for file in "${files[@]}"; do
+    if [[ $file == "$folder/"* ]]; then
+      found=1
+      break
+    fi
+  done
+  if [ "$found" -eq 0 ]; then
     echo "static-checks: no .gd files found under $folder" >&2
     exit 1
   fi
