@@ -61,8 +61,8 @@ impl Footing {
         *self != Footing::Air
     }
 
-    /// True when the engine has the body on its floor ([`Footing::Floor`] or
-    /// [`Footing::LevelFloor`]).
+    /// True when the engine has the body on its floor ([`Footing::Floor`],
+    /// [`Footing::LevelFloor`] or [`Footing::AtRiser`]).
     pub(crate) fn on_floor(&self) -> bool {
         matches!(
             self,
