@@ -23,12 +23,7 @@ struct LandingFloor {
 }
 
 impl KinematicBody for LandingFloor {
-    fn position(&self) -> Vec3 {
-        self.position
-    }
-    fn set_position(&mut self, position: Vec3) {
-        self.position = position;
-    }
+    stored_position!();
     fn test_move(&mut self, from: Vec3, motion: Vec3) -> MotionTest {
         level_floor_test(from, motion, STOP, false)
     }

@@ -30,6 +30,28 @@ macro_rules! upright_body {
     };
 }
 
+/// `position` and `set_position` of a fake engine that keeps the body's place, m, in its own
+/// `position` field.
+macro_rules! stored_position {
+    () => {
+        fn position(&self) -> glam::Vec3 {
+            self.position
+        }
+        fn set_position(&mut self, position: glam::Vec3) {
+            self.position = position;
+        }
+    };
+}
+
+/// A motion test that meets nothing: the whole `motion` (m) is made.
+fn free_motion(motion: Vec3) -> MotionTest {
+    MotionTest {
+        travel: motion,
+        remainder: Vec3::ZERO,
+        contact: None,
+    }
+}
+
 /// A contact with static geometry (nothing the body pushes): unit `normal`, at `point` (m).
 fn static_contact(normal: Vec3, point: Vec3) -> Contact {
     Contact {

@@ -9,7 +9,7 @@
 use glam::Vec3;
 use kcc::{Controller, ControllerSettings, KinematicBody, MotionTest};
 
-use super::static_contact;
+use super::{free_motion, static_contact};
 
 /// What the fake engine was asked, in order.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -44,18 +44,9 @@ impl TouchedRiser {
 }
 
 impl KinematicBody for TouchedRiser {
-    fn position(&self) -> Vec3 {
-        self.position
-    }
-    fn set_position(&mut self, position: Vec3) {
-        self.position = position;
-    }
+    stored_position!();
     fn test_move(&mut self, from: Vec3, motion: Vec3) -> MotionTest {
-        let free = MotionTest {
-            travel: motion,
-            remainder: Vec3::ZERO,
-            contact: None,
-        };
+        let free = free_motion(motion);
         let level = Vec3::new(motion.x, 0.0, motion.z);
         if level.length() < 1e-6 && motion.y < 0.0 {
             self.calls.push(Call::Down);

@@ -17,7 +17,7 @@ use kcc::settings::StairSettings;
 use kcc::stairs::step_down;
 use kcc::{KinematicBody, MotionTest};
 
-use super::static_contact;
+use super::{free_motion, static_contact};
 
 /// Height of the tread below, m.
 const TREAD: f32 = -0.3;
@@ -79,18 +79,9 @@ impl StepEdge {
 }
 
 impl KinematicBody for StepEdge {
-    fn position(&self) -> Vec3 {
-        self.position
-    }
-    fn set_position(&mut self, position: Vec3) {
-        self.position = position;
-    }
+    stored_position!();
     fn test_move(&mut self, from: Vec3, motion: Vec3) -> MotionTest {
-        let free = MotionTest {
-            travel: motion,
-            remainder: Vec3::ZERO,
-            contact: None,
-        };
+        let free = free_motion(motion);
         if motion.y >= 0.0 {
             return free;
         }

@@ -62,12 +62,7 @@ fn wall(normal: Vec3, at: Vec3) -> Option<Contact> {
 }
 
 impl KinematicBody for StopsAtWall {
-    fn position(&self) -> Vec3 {
-        self.position
-    }
-    fn set_position(&mut self, position: Vec3) {
-        self.position = position;
-    }
+    stored_position!();
     fn test_move(&mut self, from: Vec3, motion: Vec3) -> MotionTest {
         if motion.y < 0.0 && motion.x == 0.0 && motion.z == 0.0 {
             // Straight down: onto the floor.
