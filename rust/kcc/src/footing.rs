@@ -12,7 +12,7 @@ use crate::flat_base;
 use crate::floor::{horizontal, up_of, vertical};
 use crate::settings::StairSettings;
 use crate::surface::{is_gentle, is_level, is_walkable, same_normal, supports, usable_normal};
-use crate::tolerances::{BodyScale, EDGE_PROBE, EDGE_REST_SPEED, MIN_STEP_RISE};
+use crate::tolerances::{BodyScale, EDGE_REST_SPEED, MIN_STEP_RISE, touch_reach};
 
 /// What the body stands on as a move begins.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -121,7 +121,7 @@ pub(crate) fn sense<B: KinematicBody + ?Sized>(
     if !look_held && !look_edge {
         return fallback;
     }
-    let touch = 2.0 * body.safe_margin().max(0.0) + EDGE_PROBE;
+    let touch = touch_reach(body);
     let reach = flat
         .filter(|_| look_held)
         .map_or(touch, |reach| reach.max(touch));
@@ -209,7 +209,7 @@ fn held_or_face<B: KinematicBody + ?Sized>(
     let normal = held.normal;
     let up = up_of(body);
     let here = body.position();
-    let touch = 2.0 * body.safe_margin().max(0.0) + EDGE_PROBE;
+    let touch = touch_reach(body);
     let resting = -vertical(below.travel, up) <= touch;
     let unsure = body.is_on_floor() && resting && same_normal(body.floor_normal(), normal);
     let rising = horizontal(-normal, up).dot(horizontal(velocity, up)) > 0.0;

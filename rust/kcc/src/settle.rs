@@ -17,8 +17,8 @@ use crate::slide::Slid;
 use crate::stairs::step_down;
 use crate::surface::{is_level, is_walkable};
 use crate::tolerances::{
-    EDGE_PROBE, FACE_TEST_WALK, HELD_TOLERANCE, MARGIN_PUSH_SHARE, MIN_MOTION, MIN_STEP_RISE,
-    edge_tolerance, step_down_tolerance,
+    FACE_TEST_WALK, HELD_TOLERANCE, MARGIN_PUSH_SHARE, MIN_MOTION, MIN_STEP_RISE, edge_tolerance,
+    step_down_tolerance, touch_reach,
 };
 
 /// How the body was settled after the slide.
@@ -248,7 +248,7 @@ fn onto_tread<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan, slid: &Slid)
     if !(held && tilted && rise > MIN_STEP_RISE && rise.is_finite()) {
         return 0.0;
     }
-    let touch = 2.0 * body.safe_margin().max(0.0) + EDGE_PROBE;
+    let touch = touch_reach(body);
     let below = body.test_move(here, -up * (rise + touch));
     let floor = below
         .contact

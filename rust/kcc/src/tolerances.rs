@@ -75,6 +75,13 @@ pub const OVER_RISER: f32 = 2e-4;
 /// recovery.
 pub const EDGE_PROBE: f32 = 1e-3;
 
+/// How far below the feet of `body` something still touches it, m: two safe margins (the
+/// engine keeps the body one margin clear and its recovery may leave another) and the
+/// [`EDGE_PROBE`]. A probe down that falls further has left the body's support.
+pub fn touch_reach<B: crate::KinematicBody + ?Sized>(body: &B) -> f32 {
+    2.0 * body.safe_margin().max(0.0) + EDGE_PROBE
+}
+
 /// Vertical speed below which a body off the engine's floor may be resting on an edge, m/s. A
 /// step down onto an edge leaves exactly none; one tick of gravity is far more.
 pub const EDGE_REST_SPEED: f32 = 1e-4;
