@@ -8,13 +8,13 @@ use glam::Vec3;
 
 use crate::body::{KinematicBody, MotionTest};
 use crate::climb::{Climb, Lift, climb};
-use crate::floor::{horizontal, vertical};
+use crate::floor::{horizontal, unit_up, vertical};
 use crate::footing::Footing;
 use crate::movement::along_floor;
 use crate::plan::Plan;
 use crate::push;
 use crate::settings::{StairSettings, StepDetection};
-use crate::surface::same_slope;
+use crate::surface::{is_walkable, same_slope, supports};
 use crate::tolerances::{MIN_MOTION, MIN_SHARE, NUDGE, STOPPED_SHARE, WALK_SHARE};
 
 /// The outcome of [`slide`]: where the engine's slide left the body, and how fast.
@@ -202,7 +202,11 @@ fn climb_at_wall<B: KinematicBody + ?Sized>(
     // The slide's first motion was the climb's when gravity did not push it down.
     let motion = (run + up * slope) * dt;
     let met = slide_met(body, motion).filter(|_| push == 0.0);
-    let mut found = climb(body, stairs, start, motion, plan.aim, level, met);
+    let mut found = if met.is_none() && walked_to_edge(body, motion) {
+        Climb::Free
+    } else {
+        climb(body, stairs, start, motion, plan.aim, level, met)
+    };
     let walked = horizontal(body.position() - start, up).length();
     let short = walked < plan.walk().length() * (1.0 - WALK_SHARE);
     let cancelled = walked <= body.safe_margin().max(0.0);
@@ -272,6 +276,26 @@ fn follow_floor<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan) -> (Vec3, 
     }
     body.set_position(start);
     (body.move_and_slide(run + up * again, dt), again)
+}
+
+/// True when the slide just made (by `motion`, m) went the whole way and touched a step's edge
+/// at its end with the rounding of the body's bottom: its first collision left nothing of the
+/// motion and is tilted, facing the motion and too steep to stand on. The climb comes on the
+/// next tick, from against that edge, as [`climb`] decides for a rounded bottom the slide
+/// already took to the edge; its sweeps would find that much and spend four queries on it.
+fn walked_to_edge<B: KinematicBody + ?Sized>(body: &B, motion: Vec3) -> bool {
+    let up = unit_up(body.up_direction());
+    let Some(met) = body.first_slide_collision() else {
+        return false;
+    };
+    let Some(contact) = met.contact else {
+        return false;
+    };
+    let whole = met.remainder.length() <= MIN_MOTION;
+    let facing = contact.normal.dot(motion) < 0.0;
+    let edge = supports(contact.normal, up)
+        && !is_walkable(contact.normal, up, body.floor_max_angle());
+    whole && facing && edge
 }
 
 /// The first collision of the slide just made (see [`KinematicBody::first_slide_collision`])
