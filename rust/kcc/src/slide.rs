@@ -293,8 +293,8 @@ fn walked_to_edge<B: KinematicBody + ?Sized>(body: &B, motion: Vec3) -> bool {
     };
     let whole = met.remainder.length() <= MIN_MOTION;
     let facing = contact.normal.dot(motion) < 0.0;
-    let edge = supports(contact.normal, up)
-        && !is_walkable(contact.normal, up, body.floor_max_angle());
+    let edge =
+        supports(contact.normal, up) && !is_walkable(contact.normal, up, body.floor_max_angle());
     whole && facing && edge
 }
 

@@ -414,3 +414,20 @@ fn a_giant_cylinder_held_on_the_rounding_of_an_edge_walks_onto_the_tread_without
     })
     .unwrap();
 }
+
+#[test]
+fn a_capsule_whose_slide_walks_up_to_a_step_climbs_it_within_the_budget() {
+    // At 244.6 Hz and 4.4 m/s (the survey of 2026-11-30): the slide made the whole walk and
+    // touched the fourth step's edge at its end; the climb's sweep, made again without it,
+    // stopped 1.1 mm short and lifted the body there, and the probe down after the slide
+    // across the tread fell past the edge to the tread below (the round bottom reaches it at
+    // that tread's height): the step down and the hold then stood it on the edge, 14 queries.
+    // The climb now comes on the next tick, from against the edge (9 queries).
+    check(&Walk::at_course_size(
+        0,
+        Shape::Capsule(0.3),
+        244.579_71,
+        4.413_685_3,
+    ))
+    .unwrap();
+}

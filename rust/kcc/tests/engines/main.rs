@@ -1,7 +1,7 @@
 //! The controller against fake engines, in one test binary: an engine that answers nonsense,
 //! the answers real Godot + Jolt gives beside a step's edge, and slides that sink the body
-//! into level floor or stop dead against a wall as Godot Physics' do, and a body whose side
-//! touches the top of a riser ahead.
+//! into level floor or stop dead against a wall as Godot Physics' do, a body whose side
+//! touches the top of a riser ahead, and a slide that walks up to a step's edge.
 
 use glam::Vec3;
 use kcc::{Contact, MotionTest};
@@ -103,3 +103,4 @@ mod riser_touched;
 mod sinking_slide;
 mod step_down_at_edges;
 mod stopped_at_wall;
+mod walked_to_edge;
