@@ -5,7 +5,7 @@
 use glam::Vec3;
 
 use crate::body::{KinematicBody, MotionTest};
-use crate::floor::{horizontal, up_of};
+use crate::floor::{horizontal, up_of, vertical};
 use crate::sanitize::usable_position;
 use crate::settings::StairSettings;
 use crate::stairs::{Ahead, StepUp, step_up};
@@ -20,6 +20,9 @@ pub(crate) struct Lift {
     pub(crate) tread: f32,
     /// How far the lift moved the body ahead, on top of the tick's motion, m.
     pub(crate) ahead: f32,
+    /// How high the lift put the body above where the climb began, m: the height the slide
+    /// across the tread starts from (clear of the step's edge, for a rounded bottom).
+    pub(crate) top: f32,
     /// What stopped the motion was tilted, not a riser's face (see
     /// [`StepUp::tilted_obstacle`](crate::stairs::StepUp::tilted_obstacle)).
     pub(crate) tilted_obstacle: bool,
@@ -103,6 +106,7 @@ pub(crate) fn climb<B: KinematicBody + ?Sized>(
         height: if over { step.tread_height } else { step.height },
         tread: step.tread,
         ahead,
+        top: vertical(lifted - from, up),
         tilted_obstacle: step.tilted_obstacle,
         over,
     })

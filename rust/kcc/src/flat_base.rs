@@ -200,12 +200,10 @@ pub fn stand<B: KinematicBody + ?Sized>(
     reach: f32,
 ) -> Option<f32> {
     let up = unit_up(body.up_direction());
-    let here = body.position();
-    let tolerance = edge_tolerance(reach);
-    let below = base - vertical(here, up);
-    if !below.is_finite() || below <= MIN_HOLD || below > reach {
+    if !holds_below(body, base, reach) {
         return None;
     }
+    let tolerance = edge_tolerance(reach);
     // Straight up from `from` as far as there is room (a body that walked down off a step may
     // touch that step's edge behind it). The raise's sideways travel, the engine's push out of
     // the safe margin of an edge the body is close to, is dropped: the hold keeps the body
@@ -218,6 +216,55 @@ pub fn stand<B: KinematicBody + ?Sized>(
     // Started above the base (the slide left the body on the step it walked down from), the
     // probe reaches as far below the base as from it.
     let above = (vertical(from, up) - base).max(0.0);
+    let raised = Raised {
+        lifted,
+        inside,
+        above,
+    };
+    stand_over(body, raised, base, before, reach)
+}
+
+/// Where the raise of [`stand`] took the body, or a place above it known to be free.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Raised {
+    /// Where the probe down starts, m: the body's feet lifted clear of what is below.
+    pub lifted: Vec3,
+    /// The raise began inside what is below the body (see [`began_inside`]).
+    pub inside: bool,
+    /// How far above `base` the move began, m: the probe reaches as far below the base.
+    pub above: f32,
+}
+
+/// True when feet at the body's place are below `base` (m along up) by more than
+/// [`MIN_HOLD`] and no more than `reach` (m): a hold may lift them back.
+fn holds_below<B: KinematicBody + ?Sized>(body: &B, base: f32, reach: f32) -> bool {
+    let up = unit_up(body.up_direction());
+    let below = base - vertical(body.position(), up);
+    below.is_finite() && below > MIN_HOLD && below <= reach
+}
+
+/// [`stand`] from where its raise took the body (`raised`), or from a place above the body
+/// known to be free: one probe down, and the body put held on the edge it finds. A slide
+/// across a tread that the engine's floor snap brought down onto the rounding of the next
+/// edge came straight down from the lift's height, which is then that place (no raise).
+pub fn stand_over<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    raised: Raised,
+    base: f32,
+    before: Option<Face>,
+    reach: f32,
+) -> Option<f32> {
+    let up = unit_up(body.up_direction());
+    if !holds_below(body, base, reach) {
+        return None;
+    }
+    let here = body.position();
+    let tolerance = edge_tolerance(reach);
+    let Raised {
+        lifted,
+        inside,
+        above,
+    } = raised;
     let probe = body.test_move(
         lifted,
         -up * (reach + above + 2.0 * body.safe_margin().max(0.0)),

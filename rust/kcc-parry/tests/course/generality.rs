@@ -431,3 +431,19 @@ fn a_capsule_whose_slide_walks_up_to_a_step_climbs_it_within_the_budget() {
     ))
     .unwrap();
 }
+
+#[test]
+fn a_capsule_the_floor_snap_puts_on_the_next_edge_after_a_climb_stands_within_the_budget() {
+    // At 40.1 Hz and 4.5 m/s (the survey of 2026-11-30): lifted clear of the ninth step's
+    // edge, the slide across the tread (11 cm a tick) came down 9 cm by the engine's floor
+    // snap onto the rounding of that edge, and the hold raised the body again before its
+    // probe down: 11 queries. The probe now starts at the lift's height, which the snap came
+    // straight down from (10).
+    check(&Walk::at_course_size(
+        0,
+        Shape::Capsule(0.3),
+        40.113_33,
+        4.495_125,
+    ))
+    .unwrap();
+}
