@@ -282,7 +282,8 @@ fn follow_floor<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan) -> (Vec3, 
 /// at its end with the rounding of the body's bottom: its first collision left nothing of the
 /// motion and is tilted, facing the motion and too steep to stand on. The climb comes on the
 /// next tick, from against that edge, as [`climb`] decides for a rounded bottom the slide
-/// already took to the edge; its sweeps would find that much and spend four queries on it.
+/// already took to the edge; its sweeps would find that much and spend up to seven queries on
+/// it (the lift, the forward look, the drops, and a sweep along the walk of their own).
 fn walked_to_edge<B: KinematicBody + ?Sized>(body: &B, motion: Vec3) -> bool {
     let up = unit_up(body.up_direction());
     let Some(met) = body.first_slide_collision() else {
