@@ -11,7 +11,7 @@ use crate::body::{Contact, KinematicBody, MotionTest};
 use crate::flat_base;
 use crate::floor::{horizontal, up_of, vertical};
 use crate::settings::StairSettings;
-use crate::surface::{is_gentle, is_level, is_walkable, same_normal, supports, usable_normal};
+use crate::surface::{floor_of, is_gentle, is_level, is_walkable, supports, usable_normal};
 use crate::tolerances::{BodyScale, EDGE_REST_SPEED, MIN_STEP_RISE, touch_reach};
 
 /// What the body stands on as a move begins.
@@ -195,7 +195,8 @@ fn rests_on_level<B: KinematicBody + ?Sized>(body: &B, below: &MotionTest, touch
 }
 
 /// A flat bottom on a slope touches it with its rim at the feet's height, and the engine has
-/// the body on floor with the very normal of that contact. So may a held body whose slide
+/// the body on floor with that contact's normal (or, on Godot Physics, that normal averaged with
+/// level contacts: [`floor_of`]). So may a held body whose slide
 /// touched the edge; one that floats above it (the probe `below`, `reach` long, fell before it
 /// touched) is held: otherwise one more probe tells a slope's face from an edge, unless the
 /// body walks up into a gentle contact ([`Footing::Unsure`]).
@@ -211,7 +212,7 @@ fn held_or_face<B: KinematicBody + ?Sized>(
     let here = body.position();
     let touch = touch_reach(body);
     let resting = -vertical(below.travel, up) <= touch;
-    let unsure = body.is_on_floor() && resting && same_normal(body.floor_normal(), normal);
+    let unsure = body.is_on_floor() && resting && floor_of(body.floor_normal(), normal, up);
     let rising = horizontal(-normal, up).dot(horizontal(velocity, up)) > 0.0;
     if let Some(contact) = below
         .contact

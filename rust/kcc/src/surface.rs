@@ -148,6 +148,21 @@ pub fn same_normal(a: Vec3, b: Vec3) -> bool {
     a.cross(b).length() < SAME_NORMAL_SINE
 }
 
+/// True when the engine's floor normal `floor` is the surface of the contact with unit
+/// `normal`: the very same normal, or that surface blended with level floor (leaning the same
+/// way, less and by more than [`same_slope`] allows). Godot Physics averages the normals of
+/// every floor contact its slide met: a flat bottom's rim on a 45 degree chamfer and its face
+/// over the tread gave 12 degrees. Jolt reports the one contact's normal. Normals within a
+/// degree of each other that are not the same (a plank tipping between the slide and the
+/// probe) are not taken for a blend.
+pub fn floor_of(floor: Vec3, normal: Vec3, up: Vec3) -> bool {
+    let lean = |n: Vec3| n - up * n.dot(up);
+    let blend = lean(floor).dot(lean(normal)) > 0.0
+        && floor.dot(up) > normal.dot(up)
+        && !same_slope(floor, normal);
+    same_normal(floor, normal) || blend
+}
+
 /// Angle between a surface normal and up, rad; `None` for a degenerate normal.
 pub fn slope_angle(normal: Vec3, up: Vec3) -> Option<f32> {
     usable_normal(normal).map(|n| n.dot(up).clamp(-1.0, 1.0).acos())
@@ -177,6 +192,25 @@ mod tests {
         assert!(!is_walkable(at_50, up, max));
         assert!(!is_walkable(Vec3::X, up, max));
         assert!(!is_walkable(-Vec3::Y, up, max));
+    }
+
+    #[test]
+    fn a_floor_normal_blended_with_level_floor_is_the_contacts_surface() {
+        let up = Vec3::Y;
+        let chamfer = Vec3::new(0.0, 1.0, 1.0).normalize();
+        assert!(floor_of(chamfer, chamfer, up));
+        // Godot Physics' average of the chamfer's contact and level ones.
+        let blended = Vec3::new(-0.029, 0.978, 0.209).normalize();
+        assert!(floor_of(blended, chamfer, up));
+        // Tilted more than the contact, or the other way: another surface.
+        let steeper = Vec3::new(0.0, 0.5, 0.866);
+        assert!(!floor_of(steeper, chamfer, up));
+        let other_way = Vec3::new(0.0, 0.978, -0.209).normalize();
+        assert!(!floor_of(other_way, chamfer, up));
+        // A plank tipping between the slide and the probe: within a degree, not a blend.
+        let plank = Vec3::new(0.0, 0.97941, 0.20188).normalize();
+        let turned = Vec3::new(0.0, 0.97903, 0.20373).normalize();
+        assert!(!floor_of(plank, turned, up));
     }
 
     #[test]

@@ -25,7 +25,7 @@ use crate::surface::{
     is_walkable, supports, usable_normal,
 };
 use crate::sweep::{Sweep, iterate_sweep, sweep_while};
-use crate::tolerances::{BodyScale, MIN_STEP_RISE};
+use crate::tolerances::{BodyScale, MIN_MOTION, MIN_STEP_RISE, touch_reach};
 
 /// What lies ahead of a grounded body for this tick's horizontal motion.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -257,10 +257,18 @@ fn find_obstacle<B: KinematicBody + ?Sized>(
         ..m
     });
     for _ in 0..settings.sweep_iterations.clamp(1, 2) {
-        let test = match met.take() {
+        let mut test = match met.take() {
             Some(known) => known,
             None => body.test_move(at, rest),
         };
+        if let Some(floor) = test.contact.filter(|hit| unopposed(hit, &test)) {
+            // Stopped, with a contact the rest of the motion does not go into: what Godot
+            // Physics reports when a motion along the floor stops against a riser it only
+            // just touches (the deepest contact there is the floor's, within the margin). The
+            // rest of the motion is tested again from just above that floor.
+            at += test.travel + up * touch_reach(body).max(floor.depth);
+            test = body.test_move(at, test.remainder);
+        }
         let Some(hit) = test.contact else {
             // Free, or free after following walkable ground as Godot's slide would: done.
             return Probe::Free;
@@ -281,6 +289,13 @@ fn find_obstacle<B: KinematicBody + ?Sized>(
         }
     }
     Probe::Blocked
+}
+
+/// True when `test` stopped short of its motion at `hit`, a contact its remainder does not
+/// go into (by more than [`MIN_MOTION`]): something else stopped it.
+fn unopposed(hit: &Contact, test: &MotionTest) -> bool {
+    let stopped = test.remainder.length() > MIN_MOTION;
+    stopped && hit.normal.dot(test.remainder) >= -MIN_MOTION
 }
 
 /// The forward look over a step (see [`look_ahead`]).

@@ -1,7 +1,9 @@
 //! The controller against fake engines, in one test binary: an engine that answers nonsense,
 //! the answers real Godot + Jolt gives beside a step's edge, and slides that sink the body
 //! into level floor or stop dead against a wall as Godot Physics' do, a body whose side
-//! touches the top of a riser ahead, and a slide that walks up to a step's edge.
+//! touches the top of a riser ahead, a slide that walks up to a step's edge, a floor normal
+//! that Godot Physics blends from a chamfer and level contacts, and the floor's contact that
+//! Godot Physics reports for a motion a riser stopped.
 
 use glam::Vec3;
 use kcc::{Contact, MotionTest};
@@ -97,7 +99,9 @@ fn level_floor_test(from: Vec3, motion: Vec3, stop: f32, recovers: bool) -> Moti
     }
 }
 
+mod blended_floor;
 mod broken_engine;
+mod floor_reported_at_riser;
 mod landing_sink;
 mod riser_touched;
 mod sinking_slide;
