@@ -351,6 +351,38 @@ fn a_capsule_on_chamfered_mesh_stairs_is_measured_as_deep_as_it_is() {
 }
 
 #[test]
+fn a_cylinder_on_a_ramp_on_godot_physics_is_measured_by_the_overlap_of_its_own_bounds() {
+    // Godot Physics' collide_shape paired a point of the ramp with one 3.27 m away on a tick
+    // whose rim was on the slope (and 4.17 m on another): the oracle measured that as the
+    // penetration. A pair with a point outside the body's bounds is no overlap of the body.
+    let name = "a_cylinder_on_a_ramp_on_godot_physics_is_measured_by_the_overlap_of_its_own_bounds";
+    if !godot_available(name) {
+        return;
+    }
+    let rows = json_rows(
+        &[
+            "run",
+            "scenarios/ramp_30_cylinder.toml",
+            "--world",
+            "godot",
+            "--physics",
+            "godot",
+            "--tick-rate",
+            "120",
+        ],
+        0,
+    );
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    let checks = rows[0]["checks"].as_array().unwrap();
+    let check = checks
+        .iter()
+        .find(|c| c["name"] == "max_penetration")
+        .unwrap();
+    let depth = check["value"].as_f64().unwrap();
+    assert!(depth < 0.05, "{check}");
+}
+
+#[test]
 fn godot_physics_answers_when_asked_and_the_output_says_so() {
     if !godot_available("godot_physics_answers_when_asked_and_the_output_says_so") {
         return;
