@@ -10,10 +10,18 @@
 //! side on a busy machine (`cargo run --release -p kcc-parry --example query_cost -- 0.04`, the
 //! old build and this one): a cylinder's `test_move` near a riser 9.64 -> 1.39 µs, its walk up
 //! and down the Jolt stairs 16.6 -> 7.1 µs a tick; the capsule's unchanged.
+//!
+//! Over a face of any polyhedron the cylinder's farthest point toward the face and its foot
+//! are the nearest points when the foot is on the face ([`nearest_on_face`]). Else, against a
+//! mesh's triangle or a tilted box, the nearest point lies on an edge or a corner: the distance
+//! from a point to the cylinder is convex along each edge, and where it is least has a closed
+//! form beside the cylinder's side or over a cap, and a few steps of regula falsi by a cap's
+//! rim ([`nearest_to_edges`]). Every mesh in a level is cut into triangles along diagonals that
+//! pass under a character's feet, so this was most of GJK's work on mesh stairs.
 
 use glam::DVec3;
 
-use crate::segment::{FACE_TOLERANCE, Face};
+use crate::segment::{FACE_TOLERANCE, Face, OnFace, nearest_of_segments, separates};
 
 /// Nearest points `(on the cylinder, on the box)` between an upright cylinder of `half_height`
 /// and `radius` (m) centred at `center` and the box `|x| <= half` (component-wise), all in the
@@ -70,8 +78,8 @@ pub(crate) fn nearest_to_upright_box(
 /// Nearest points `(on the cylinder, on the polyhedron)` between a cylinder of `half_height`
 /// and `radius` (m) centred at `center` along the unit `axis`, and the convex polyhedron bounded
 /// by `faces`, all in the polyhedron's frame (m), when they are the cylinder's farthest point
-/// toward a face and that point's foot on the face; `None` when they may lie on an edge or a
-/// corner, or the shapes may meet.
+/// toward a face and that point's foot on the face; else how far apart the two are at least
+/// (see [`OnFace`]: they may be nearest on an edge or a corner, or meet).
 ///
 /// Why the answer is exact (as for a segment, see `segment::nearest_on_face`): every point of
 /// the polyhedron is inside the face's plane, and no point of the cylinder is nearer to that
@@ -84,22 +92,29 @@ pub(crate) fn nearest_on_face(
     half_height: f64,
     radius: f64,
     faces: &[Face],
-) -> Option<(DVec3, DVec3)> {
-    let (face, height, point) = faces
+) -> OnFace {
+    let Some((face, height, point)) = faces
         .iter()
         .map(|face| {
             let point = farthest(center, axis, half_height, radius, -face.normal);
             (face, face.normal.dot(point) - face.offset, point)
         })
-        .max_by(|x, y| x.1.total_cmp(&y.1))?;
+        .max_by(|x, y| x.1.total_cmp(&y.1))
+    else {
+        return Err(f64::NEG_INFINITY);
+    };
     if height.is_nan() || height <= 0.0 {
-        return None;
+        return Err(height);
     }
     let foot = point - face.normal * height;
     let on_face = faces
         .iter()
         .all(|g| g.normal.dot(foot) - g.offset <= FACE_TOLERANCE);
-    on_face.then_some((point, foot))
+    if on_face {
+        Ok((point, foot))
+    } else {
+        Err(height)
+    }
 }
 
 /// The cylinder's point farthest along `direction`: on the rim of the cap that faces it; the
@@ -123,6 +138,263 @@ fn farthest(center: DVec3, axis: DVec3, half_height: f64, radius: f64, direction
     center + end + rim
 }
 
+/// Nearest points `(on the cylinder, on the polyhedron)` between a cylinder of `half_height`
+/// and `radius` (m) centred at `center` along the unit `axis`, and the convex polyhedron (or
+/// flat polygon, a mesh's triangle) with `corners` and `edges` (pairs of corner indices), all in
+/// one frame (m), when they lie on an edge or a corner of the polyhedron; `None` when the shapes
+/// may meet or a face's inside may be nearest (the face's case, [`nearest_on_face`]).
+///
+/// Why the answer is exact: the distance from a point to the cylinder (a convex set) is convex,
+/// and so is it along each edge; its least value there lies where its slope turns from
+/// negative to positive, found by [`Axial::nearest_along`] (edges are looked at nearest first
+/// by a cheap bound, and those that cannot be nearer are not searched). The nearest of those pairs is kept
+/// when the plane through it separates the shapes (`segment::separates`): on the cylinder's
+/// side that holds by construction (the point on the cylinder is the edge point's projection,
+/// and a convex set lies behind the plane through the projection square to the way to it), so
+/// only the polyhedron's corners are checked.
+pub(crate) fn nearest_to_edges(
+    center: DVec3,
+    axis: DVec3,
+    half_height: f64,
+    radius: f64,
+    corners: &[DVec3],
+    edges: &[[usize; 2]],
+) -> Option<(DVec3, DVec3)> {
+    let cylinder = Axial {
+        center,
+        axis,
+        half_height,
+        radius,
+    };
+    // The edges in the order of a bound: no nearer than the axis's segment less the radius
+    // (the cylinder lies within that capsule); an edge whose bound is past the nearest pair
+    // found so far cannot be nearer.
+    let (bottom, top) = (center - axis * half_height, center + axis * half_height);
+    let mut order = [(f64::INFINITY, [0, 0]); MOST_EDGES];
+    for (slot, &edge) in order.iter_mut().zip(edges) {
+        let (from, to) = (corners[edge[0]], corners[edge[1]]);
+        let (p, q) = nearest_of_segments(bottom, top, from, to);
+        *slot = (p.distance(q) - radius, edge);
+    }
+    let order = &mut order[..edges.len().min(MOST_EDGES)];
+    order.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let mut nearest: Option<(f64, DVec3, DVec3, f64)> = None;
+    for &(bound, [from, to]) in order.iter() {
+        if nearest.is_some_and(|(least, ..)| bound >= least) {
+            break;
+        }
+        let (from, to) = (corners[from], corners[to]);
+        let (distance, t) = cylinder.nearest_along(from, to)?;
+        if nearest.is_none_or(|(least, ..)| distance < least) {
+            nearest = Some((distance, from, to, t));
+        }
+    }
+    let (_, from, to, t) = nearest?;
+    let t = cylinder.tie_break(from, to - from, t)?;
+    let q = from + (to - from) * t;
+    let p = cylinder.nearest(q);
+    separates(p, q, &[p], corners).then_some((p, q))
+}
+
+/// Most edges [`nearest_to_edges`] looks at: a box's.
+const MOST_EDGES: usize = 12;
+
+/// Most steps of the search for an edge's nearest point by a cap's rim ([`Axial::turn_by_rim`]).
+const EDGE_STEPS: usize = 64;
+/// The search along an edge stops when a step moves the point less than this, m.
+const EDGE_TOLERANCE: f64 = 1e-13;
+/// Points of an edge whose distances to the cylinder differ by less than this (m) are equally
+/// near: of those, the one nearest the axis, else the one level with the centre, is taken (as
+/// the other closed forms take, where a whole part of an edge is nearest).
+const EDGE_TIE: f64 = 1e-13;
+
+/// A cylinder of `half_height` and `radius` (m) centred at `center` along the unit `axis`.
+struct Axial {
+    center: DVec3,
+    axis: DVec3,
+    half_height: f64,
+    radius: f64,
+}
+
+impl Axial {
+    /// The cylinder's point nearest to `point` (m); `point` itself when inside.
+    fn nearest(&self, point: DVec3) -> DVec3 {
+        let local = point - self.center;
+        let along = local.dot(self.axis);
+        let across = local - self.axis * along;
+        let from_axis = across.length();
+        let across = if from_axis > self.radius {
+            across * (self.radius / from_axis)
+        } else {
+            across
+        };
+        self.center + self.axis * along.clamp(-self.half_height, self.half_height) + across
+    }
+
+    /// The distance (m) from the edge's point at `t` (0 at `from`, 1 at `to`) to the cylinder,
+    /// and its slope along the edge (m per unit of `t`); `None` when the point is inside.
+    fn distance_along(&self, from: DVec3, along: DVec3, t: f64) -> Option<(f64, f64)> {
+        let point = from + along * t;
+        let away = point - self.nearest(point);
+        let distance = away.length();
+        (distance > 0.0).then(|| (distance, along.dot(away) / distance))
+    }
+
+    /// How far the edge from `from` to `to` (m) is from the cylinder (m), and where on the edge
+    /// it is nearest (0 at `from`, 1 at `to`); `None` when the edge meets the cylinder.
+    ///
+    /// The slope of the distance grows along the edge (the distance is convex), so the nearest
+    /// point is an end whose slope points away from the other end, or where the slope turns
+    /// from negative to positive. Where the edge crosses the cylinder's side or cap planes
+    /// ([`Axial::crossings`]) the distance changes form, and between two crossings it is the
+    /// distance to the side, to a cap, or to a cap's rim. The slopes at the crossings bracket
+    /// the turn within one span: beside the side it has a closed form (where the edge's line
+    /// passes nearest the axis); over a cap the slope is constant (level edges: any point of
+    /// the span); by a rim it is found by regula falsi (Illinois), the distance being smooth
+    /// there.
+    fn nearest_along(&self, from: DVec3, to: DVec3) -> Option<(f64, f64)> {
+        let along = to - from;
+        let (cuts, count) = self.crossings(from, along);
+        let mut previous: Option<(f64, f64)> = None;
+        for &cut in &cuts[..count] {
+            let (distance, slope) = self.distance_along(from, along, cut)?;
+            if slope >= 0.0 {
+                let Some(low) = previous else {
+                    return Some((distance, cut));
+                };
+                let t = self.turn(from, along, low, (cut, slope))?;
+                let (distance, _) = self.distance_along(from, along, t)?;
+                return Some((distance, t));
+            }
+            previous = Some((cut, slope));
+        }
+        let (distance, _) = self.distance_along(from, along, 1.0)?;
+        Some((distance, 1.0))
+    }
+
+    /// The parameters of the edge from `from` along `along` (0 at `from`, 1 at its end) where
+    /// it crosses the cylinder's side (as an infinite tube) or its caps' planes, in order, with
+    /// both ends, and how many there are.
+    fn crossings(&self, from: DVec3, along: DVec3) -> ([f64; 6], usize) {
+        let local = from - self.center;
+        let (height, rise) = (local.dot(self.axis), along.dot(self.axis));
+        let (across, run) = (local - self.axis * height, along - self.axis * rise);
+        let mut cuts = [0.0, 1.0, 1.0, 1.0, 1.0, 1.0];
+        let mut count = 1;
+        let mut add = |t: f64| {
+            if t > 0.0 && t < 1.0 {
+                cuts[count] = t;
+                count += 1;
+            }
+        };
+        if rise != 0.0 {
+            add((self.half_height - height) / rise);
+            add((-self.half_height - height) / rise);
+        }
+        // |across + run t| = radius: a t^2 + 2 b t + c = 0.
+        let (a, b, c) = (
+            run.length_squared(),
+            across.dot(run),
+            across.length_squared() - self.radius * self.radius,
+        );
+        let discriminant = b * b - a * c;
+        if a > 0.0 && discriminant > 0.0 {
+            add((-b - discriminant.sqrt()) / a);
+            add((-b + discriminant.sqrt()) / a);
+        }
+        cuts[count] = 1.0;
+        count += 1;
+        cuts[..count].sort_by(f64::total_cmp);
+        (cuts, count)
+    }
+
+    /// Where the distance's slope turns from `low`'s (negative) to `high`'s (not negative),
+    /// as `(parameter, slope)` pairs at the ends of a span between two crossings; `None` when
+    /// the edge is inside the cylinder there.
+    fn turn(&self, from: DVec3, along: DVec3, low: (f64, f64), high: (f64, f64)) -> Option<f64> {
+        let middle = from + along * (0.5 * (low.0 + high.0)) - self.center;
+        let height = middle.dot(self.axis);
+        let beside = (middle - self.axis * height).length() > self.radius;
+        let over = height.abs() > self.half_height;
+        match (beside, over) {
+            (false, false) => None,
+            // Over a cap the slope is constant: the span is level (all of it equally near).
+            (false, true) => Some(high.0),
+            (true, false) => {
+                let run = along - self.axis * along.dot(self.axis);
+                let local = from - self.center;
+                let across = local - self.axis * local.dot(self.axis);
+                let nearest = -across.dot(run) / run.length_squared();
+                Some(if nearest.is_finite() {
+                    nearest.clamp(low.0, high.0)
+                } else {
+                    high.0
+                })
+            }
+            (true, true) => self.turn_by_rim(from, along, low, high),
+        }
+    }
+
+    /// [`Axial::turn`] by a cap's rim: regula falsi on the slope (Illinois: the slope of the
+    /// end kept twice is halved).
+    fn turn_by_rim(
+        &self,
+        from: DVec3,
+        along: DVec3,
+        (mut low, mut slope_low): (f64, f64),
+        (mut high, mut slope_high): (f64, f64),
+    ) -> Option<f64> {
+        let length = along.length();
+        let (mut t, mut kept) = (high, 0);
+        for _ in 0..EDGE_STEPS {
+            if slope_high == 0.0 {
+                return Some(high);
+            }
+            let next = (low * slope_high - high * slope_low) / (slope_high - slope_low);
+            let moved = (next - t).abs() * length;
+            t = next;
+            let (_, slope) = self.distance_along(from, along, t)?;
+            if slope < 0.0 {
+                (low, slope_low) = (t, slope);
+                if kept < 0 {
+                    slope_high *= 0.5;
+                }
+                kept = -1;
+            } else {
+                (high, slope_high) = (t, slope);
+                if kept > 0 {
+                    slope_low *= 0.5;
+                }
+                kept = 1;
+            }
+            if moved <= EDGE_TOLERANCE || (high - low) * length <= EDGE_TOLERANCE {
+                break;
+            }
+        }
+        Some(t)
+    }
+
+    /// `t`, or a point of the edge as near the cylinder as `t` and nearer its axis (else level
+    /// with its centre); `None` when a point looked at is inside.
+    fn tie_break(&self, from: DVec3, along: DVec3, t: f64) -> Option<f64> {
+        let local = from - self.center;
+        let height = local.dot(self.axis);
+        let rise = along.dot(self.axis);
+        let (across, run) = (local - self.axis * height, along - self.axis * rise);
+        let nearest_axis = (run.length_squared() > 0.0)
+            .then(|| (-across.dot(run) / run.length_squared()).clamp(0.0, 1.0));
+        let level = (rise != 0.0).then(|| (-height / rise).clamp(0.0, 1.0));
+        let (least, _) = self.distance_along(from, along, t)?;
+        for candidate in [nearest_axis, level].into_iter().flatten() {
+            let (distance, _) = self.distance_along(from, along, candidate)?;
+            if distance <= least + EDGE_TIE {
+                return Some(candidate);
+            }
+        }
+        Some(t)
+    }
+}
+
 /// The six faces of the box `|x| <= half` (component-wise, m), in its frame.
 pub(crate) fn box_faces(half: DVec3) -> [Face; 6] {
     let face = |normal: DVec3, offset: f64| Face { normal, offset };
@@ -135,6 +407,31 @@ pub(crate) fn box_faces(half: DVec3) -> [Face; 6] {
         face(DVec3::NEG_Z, half.z),
     ]
 }
+
+/// The eight corners of the box `|x| <= half` (component-wise, m), in its frame: corner `i`
+/// has `+half.x` when bit 0 of `i` is set, `+half.y` for bit 1 and `+half.z` for bit 2.
+pub(crate) fn box_corners(half: DVec3) -> [DVec3; 8] {
+    std::array::from_fn(|i| {
+        let sign = |bit: usize| if i & (1 << bit) != 0 { 1.0 } else { -1.0 };
+        DVec3::new(sign(0) * half.x, sign(1) * half.y, sign(2) * half.z)
+    })
+}
+
+/// The twelve edges of a box as pairs of [`box_corners`] indices (corners one bit apart).
+pub(crate) const BOX_EDGES: [[usize; 2]; 12] = [
+    [0, 1],
+    [2, 3],
+    [4, 5],
+    [6, 7],
+    [0, 2],
+    [1, 3],
+    [4, 6],
+    [5, 7],
+    [0, 4],
+    [1, 5],
+    [2, 6],
+    [3, 7],
+];
 
 #[cfg(test)]
 mod tests {
@@ -217,7 +514,7 @@ mod tests {
             let center = numbers.vector(4.0);
             let axis = numbers.vector(1.0).try_normalize().unwrap_or(DVec3::Y);
             let found = nearest_on_face(center, axis, half_height, radius, &box_faces(half));
-            let Some((p, q)) = found else {
+            let Ok((p, q)) = found else {
                 left += 1;
                 continue;
             };
@@ -263,7 +560,7 @@ mod tests {
             };
             let center = numbers.vector(3.0);
             let cylinder = Cylinder::new(0.9, 0.4);
-            let Some((p, q)) = nearest_on_face(center, DVec3::Y, 0.9, 0.4, &faces) else {
+            let Ok((p, q)) = nearest_on_face(center, DVec3::Y, 0.9, 0.4, &faces) else {
                 left += 1;
                 continue;
             };
@@ -283,6 +580,156 @@ mod tests {
         assert!(
             exact_faces > 500 && left > 500,
             "{exact_faces} on faces, {left} left"
+        );
+    }
+
+    /// Checks nearest points `(p, q)` of a cylinder at `pose` and a convex `shape` against GJK
+    /// (`what` names the case): the distance, the points on their shapes (`q` checked by the
+    /// caller), and the plane through them square to their direction separating the two.
+    fn check_pair(
+        pose: &Pose,
+        cylinder: &Cylinder,
+        shape: &dyn SupportMap,
+        p: DVec3,
+        q: DVec3,
+        gjk: f64,
+        what: &str,
+    ) {
+        let distance = p.distance(q);
+        assert_within_gjks_roughness(distance, gjk, what);
+        let normal = (q - p) / distance;
+        let turn = pose.rotation;
+        let reach = pose.transform_point(cylinder.local_support_point(turn.inverse() * normal));
+        let back = shape.local_support_point(-normal);
+        assert!(
+            (reach - p).dot(normal).abs() < 1e-9,
+            "{what}: cylinder past the plane"
+        );
+        assert!(
+            (back - q).dot(normal) > -1e-9,
+            "{what}: shape past the plane"
+        );
+        let local = pose.inverse_transform_point(p);
+        assert!(
+            local.y.abs() <= cylinder.half_height + 1e-12,
+            "{what}: p off the cylinder"
+        );
+        assert!(glam::DVec2::new(local.x, local.z).length() <= cylinder.radius + 1e-12);
+    }
+
+    #[test]
+    fn an_edge_of_a_triangle_nearest_to_a_cylinder_agrees_with_gjk() {
+        let mut numbers = Numbers(0xa54f_f53a_5f1d_36f1);
+        let (mut on_edges, mut left) = (0, 0);
+        for round in 0..20_000 {
+            let [a, b, c] = numbers.triangle(2.0);
+            let Some(faces) = Face::of_triangle(a, b, c) else {
+                continue;
+            };
+            let (half_height, radius) = (
+                numbers.next().abs() + 0.05,
+                numbers.next().abs() * 0.5 + 0.05,
+            );
+            let center = numbers.vector(3.0);
+            // Upright as a character is, and tilted.
+            let axis = if round % 2 == 0 {
+                DVec3::Y
+            } else {
+                numbers.vector(1.0).try_normalize().unwrap_or(DVec3::Y)
+            };
+            if nearest_on_face(center, axis, half_height, radius, &faces).is_ok() {
+                continue;
+            }
+            let corners = [a, b, c];
+            let edges = [[0, 1], [1, 2], [2, 0]];
+            let found = nearest_to_edges(center, axis, half_height, radius, &corners, &edges);
+            let Some((p, q)) = found else {
+                left += 1;
+                continue;
+            };
+            let turn = glam::DQuat::from_rotation_arc(DVec3::Y, axis);
+            let pose = Pose::from_parts(center, turn);
+            let cylinder = Cylinder::new(half_height, radius);
+            let triangle = Triangle::new(a, b, c);
+            let contact = query::contact(&pose, &cylinder, &Pose::IDENTITY, &triangle, 20.0)
+                .expect("supported pair")
+                .expect("within 20 m");
+            let what = format!("{center} {axis} {half_height} {radius} by {a} {b} {c}");
+            check_pair(&pose, &cylinder, &triangle, p, q, contact.dist, &what);
+            assert!(triangle.project_local_point(q, true).point.distance(q) < 1e-12);
+            on_edges += 1;
+        }
+        assert!(
+            on_edges > 5_000 && left > 100,
+            "{on_edges} on edges, {left} left"
+        );
+    }
+
+    #[test]
+    fn an_edge_of_a_tilted_box_nearest_to_a_cylinder_agrees_with_gjk() {
+        let mut numbers = Numbers(0x510e_527f_ade6_82d1);
+        let mut on_edges = 0;
+        for _ in 0..20_000 {
+            let half = numbers.vector(1.0).abs() + DVec3::splat(0.01);
+            let center = numbers.vector(3.0);
+            let axis = numbers.vector(1.0).try_normalize().unwrap_or(DVec3::Y);
+            let (half_height, radius) = (0.9, 0.4);
+            if nearest_on_face(center, axis, half_height, radius, &box_faces(half)).is_ok() {
+                continue;
+            }
+            let corners = box_corners(half);
+            let found = nearest_to_edges(center, axis, half_height, radius, &corners, &BOX_EDGES);
+            let Some((p, q)) = found else {
+                continue;
+            };
+            let turn = glam::DQuat::from_rotation_arc(DVec3::Y, axis);
+            let pose = Pose::from_parts(center, turn);
+            let cylinder = Cylinder::new(half_height, radius);
+            let cuboid = Cuboid::new(half);
+            let contact = query::contact(&pose, &cylinder, &Pose::IDENTITY, &cuboid, 20.0)
+                .expect("supported pair")
+                .expect("within 20 m");
+            let what = format!("{center} {axis} by {half}");
+            check_pair(&pose, &cylinder, &cuboid, p, q, contact.dist, &what);
+            assert!(
+                q.abs().cmple(half + DVec3::splat(1e-12)).all(),
+                "{what}: q off the box"
+            );
+            on_edges += 1;
+        }
+        assert!(on_edges > 2_000, "only {on_edges} on edges");
+    }
+
+    #[test]
+    fn a_level_edge_under_a_cap_is_nearest_under_the_axis() {
+        // A mesh's diagonal under a standing cylinder, 5 cm below its bottom.
+        let corners = [
+            DVec3::new(-2.0, 0.05, 0.2),
+            DVec3::new(2.0, 0.05, 0.2),
+            DVec3::new(2.0, 0.05, 3.0),
+        ];
+        let center = DVec3::new(0.3, 1.0, 0.0);
+        let (p, q) = nearest_to_edges(center, DVec3::Y, 0.9, 0.4, &corners, &[[0, 1]]).unwrap();
+        assert!(q.distance(DVec3::new(0.3, 0.05, 0.2)) < 1e-12, "{q}");
+        assert!(p.distance(DVec3::new(0.3, 0.1, 0.2)) < 1e-12, "{p}");
+        // An edge along the side, level with the centre nearest.
+        let corners = [
+            DVec3::new(1.0, -3.0, 0.0),
+            DVec3::new(1.0, 3.0, 0.0),
+            DVec3::new(3.0, 0.0, 0.0),
+        ];
+        let (p, q) = nearest_to_edges(center, DVec3::Y, 0.9, 0.4, &corners, &[[0, 1]]).unwrap();
+        assert!(q.distance(DVec3::new(1.0, 1.0, 0.0)) < 1e-12, "{q}");
+        assert!(p.distance(DVec3::new(0.7, 1.0, 0.0)) < 1e-12, "{p}");
+        // An edge through the cylinder: left to GJK.
+        let corners = [
+            DVec3::new(-2.0, 0.5, 0.0),
+            DVec3::new(2.0, 0.5, 0.0),
+            DVec3::new(0.0, 0.5, 3.0),
+        ];
+        assert_eq!(
+            nearest_to_edges(center, DVec3::Y, 0.9, 0.4, &corners, &[[0, 1]]),
+            None
         );
     }
 

@@ -9,7 +9,9 @@
 //!
 //! Against a face of a convex polyhedron: when an end of the segment lies over the inside of a
 //! face and the segment does not lean toward that face's plane, that end and its foot on the
-//! face are the nearest points. Edges and corners are left to GJK.
+//! face are the nearest points. Else, against a mesh's triangle, the nearest points of the
+//! segment and each edge (two segments' closed form), kept when the plane through them
+//! separates the two shapes ([`separates`]). Edges of hulls are left to GJK.
 
 use glam::DVec3;
 use parry3d_f64::query::closest_points::closest_points_segment_segment_with_locations_nD;
@@ -79,10 +81,7 @@ pub(crate) fn nearest_to_box(a: DVec3, b: DVec3, half: DVec3) -> (DVec3, DVec3) 
 /// the capsule). The nearest points of two segments have a closed form (parry's).
 pub(crate) fn nearest_to_capsule(a: DVec3, b: DVec3, capsule: &Capsule) -> Option<(DVec3, DVec3)> {
     let core = &capsule.segment;
-    let (on_segment, on_core) =
-        closest_points_segment_segment_with_locations_nD((&a, &b), (&core.a, &core.b));
-    let on_segment = Segment::new(a, b).point_at(&on_segment);
-    let on_core = core.point_at(&on_core);
+    let (on_segment, on_core) = nearest_of_segments(a, b, core.a, core.b);
     let apart = on_segment - on_core;
     let distance = apart.length();
     (distance > capsule.radius).then(|| (on_segment, on_core + apart * (capsule.radius / distance)))
@@ -161,29 +160,37 @@ impl Face {
     }
 }
 
+/// What a face test of two convex shapes found: `Ok` with their nearest points `(on the body,
+/// on the polyhedron)`, or `Err` with how far apart they are at least (m): the greatest height
+/// of the body over one of the polyhedron's face planes, which separates them when positive.
+/// Not positive (NaN, or minus infinity without faces) when they may meet.
+pub(crate) type OnFace = Result<(DVec3, DVec3), f64>;
+
 /// Nearest points `(on the segment, on the polyhedron)` between the segment from `a` to `b`
 /// and the convex polyhedron bounded by `faces`, all in the polyhedron's frame (m), when they
-/// are an end of the segment and its foot on a face; `None` when they may lie on an edge or a
-/// corner, or the segment may meet the polyhedron.
+/// are an end of the segment and its foot on a face; else how far apart the two are at least
+/// (see [`OnFace`]: they may be nearest on an edge or a corner, or meet).
 ///
 /// Why the answer is exact: every point of the polyhedron is inside the face's plane, so no
 /// point of the segment is nearer than its height over that plane, which along the segment is
 /// least at the chosen end (the segment does not lean toward the plane); and the end's foot on
 /// the plane is a point of the polyhedron (inside every other face's plane).
-pub(crate) fn nearest_on_face(a: DVec3, b: DVec3, faces: &[Face]) -> Option<(DVec3, DVec3)> {
+pub(crate) fn nearest_on_face(a: DVec3, b: DVec3, faces: &[Face]) -> OnFace {
+    let height = |face: &Face, p: DVec3| face.normal.dot(p) - face.offset;
     let highest = |p: DVec3| {
         faces
             .iter()
-            .map(|face| (face, face.normal.dot(p) - face.offset))
+            .map(|face| (face, height(face, p)))
             .max_by(|x, y| x.1.total_cmp(&y.1))
     };
-    let (face_a, height_a) = highest(a)?;
-    let (face_b, height_b) = highest(b)?;
+    let (Some((face_a, height_a)), Some((face_b, height_b))) = (highest(a), highest(b)) else {
+        return Err(f64::NEG_INFINITY);
+    };
     let mut ends = [(a, b, face_a, height_a), (b, a, face_b, height_b)];
     if height_b < height_a {
         ends.swap(0, 1);
     }
-    ends.into_iter().find_map(|(end, other, face, height)| {
+    let nearest = ends.into_iter().find_map(|(end, other, face, height)| {
         if height.is_nan() || height <= 0.0 || face.normal.dot(other - end) < 0.0 {
             return None;
         }
@@ -192,7 +199,77 @@ pub(crate) fn nearest_on_face(a: DVec3, b: DVec3, faces: &[Face]) -> Option<(DVe
             .iter()
             .all(|g| g.normal.dot(foot) - g.offset <= FACE_TOLERANCE);
         on_face.then_some((end, foot))
+    });
+    nearest.ok_or_else(|| {
+        faces
+            .iter()
+            .map(|face| height(face, a).min(height(face, b)))
+            .fold(f64::NEG_INFINITY, f64::max)
     })
+}
+
+/// The edges of a triangle whose corners are `[a, b, c]`, as pairs of corner indices.
+pub(crate) const TRIANGLE_EDGES: [[usize; 2]; 3] = [[0, 1], [1, 2], [2, 0]];
+
+/// Nearest points `(on the segment, on the polyhedron)` between the segment from `a` to `b` and
+/// the convex polyhedron (or flat polygon, a mesh's triangle) with `corners` and `edges` (pairs
+/// of corner indices), all in one frame (m), when they lie on an edge or a corner of the
+/// polyhedron: the nearest points of the segment and each edge (parry's closed form), the
+/// nearest pair kept when it is the pair of the two shapes. `None` when the segment may meet
+/// the polyhedron or be nearest to a face's inside (the face's case, [`nearest_on_face`]).
+///
+/// Why the answer is exact: the pair is kept only when the plane through its points across
+/// their direction has the segment on one side and the polyhedron on the other (see
+/// [`separates`]); no two points of the shapes are then nearer than the pair.
+pub(crate) fn nearest_to_edges(
+    a: DVec3,
+    b: DVec3,
+    corners: &[DVec3],
+    edges: &[[usize; 2]],
+) -> Option<(DVec3, DVec3)> {
+    let (p, q) = edges
+        .iter()
+        .map(|&[from, to]| nearest_of_segments(a, b, corners[from], corners[to]))
+        .min_by(|x, y| {
+            x.0.distance_squared(x.1)
+                .total_cmp(&y.0.distance_squared(y.1))
+        })?;
+    separates(p, q, &[a, b], corners).then_some((p, q))
+}
+
+/// Nearest points `(on the first, on the second)` of the segments from `a` to `b` and from `c`
+/// to `d` (m; parry's closed form).
+pub(crate) fn nearest_of_segments(a: DVec3, b: DVec3, c: DVec3, d: DVec3) -> (DVec3, DVec3) {
+    let (on_first, on_second) =
+        closest_points_segment_segment_with_locations_nD((&a, &b), (&c, &d));
+    (
+        Segment::new(a, b).point_at(&on_first),
+        Segment::new(c, d).point_at(&on_second),
+    )
+}
+
+/// Tolerance of [`separates`], m: a point this far past its plane still counts as on its side.
+/// Far above f64's rounding of a normal between points micrometres apart, carried over the
+/// metres to a mesh triangle's far corner (about 1e-11 m), and far below
+/// [`TOUCH_DISTANCE`](crate::world::TOUCH_DISTANCE), under which no closed form is trusted.
+const SEPARATION_TOLERANCE: f64 = 1e-9;
+
+/// True when the plane through `p` square to `q - p` has every point of `near` on `p`'s side
+/// and the plane through `q` has every point of `far` on the other (each within
+/// [`SEPARATION_TOLERANCE`]): two convex shapes spanned by those points are then no nearer than
+/// `p` and `q`. False when `p` and `q` are within the tolerance of each other (the shapes may
+/// meet: their points' direction says nothing).
+pub(crate) fn separates(p: DVec3, q: DVec3, near: &[DVec3], far: &[DVec3]) -> bool {
+    let distance = p.distance(q);
+    if distance.is_nan() || distance <= SEPARATION_TOLERANCE {
+        return false;
+    }
+    let normal = (q - p) / distance;
+    near.iter()
+        .all(|x| normal.dot(*x - p) <= SEPARATION_TOLERANCE)
+        && far
+            .iter()
+            .all(|x| normal.dot(*x - q) >= -SEPARATION_TOLERANCE)
 }
 
 #[cfg(test)]
@@ -320,24 +397,22 @@ pub(crate) mod tests {
             .collect();
         let nearest = nearest_on_face(DVec3::new(0.1, 1.0, 0.2), DVec3::new(0.3, 2.0, 0.0), &faces);
         let over_the_top = (DVec3::new(0.1, 1.0, 0.2), DVec3::new(0.1, 0.5, 0.2));
-        assert_eq!(nearest, Some(over_the_top));
-        // Leaning toward the face: the nearest point may be inside the segment.
-        assert!(
-            nearest_on_face(DVec3::new(0.1, 1.0, 0.2), DVec3::new(3.0, 0.9, 0.0), &faces).is_none()
+        assert_eq!(nearest, Ok(over_the_top));
+        // Leaning toward the face: the nearest point may be inside the segment; the top's
+        // plane has the whole segment 0.4 m above it.
+        let leaning = nearest_on_face(DVec3::new(0.1, 1.0, 0.2), DVec3::new(3.0, 0.9, 0.0), &faces);
+        assert!((leaning.unwrap_err() - 0.4).abs() < 1e-12);
+        // Over an edge (0.5 m from the top's and the side's planes, 0.707 m from the edge).
+        let over_edge =
+            nearest_on_face(DVec3::new(1.0, 1.0, 0.0), DVec3::new(1.0, 2.0, 0.0), &faces);
+        assert!((over_edge.unwrap_err() - 0.5).abs() < 1e-12);
+        // Through the cube: nothing is known apart.
+        let through = nearest_on_face(
+            DVec3::new(0.0, -1.0, 0.0),
+            DVec3::new(0.0, 1.0, 0.0),
+            &faces,
         );
-        // Over an edge.
-        assert!(
-            nearest_on_face(DVec3::new(1.0, 1.0, 0.0), DVec3::new(1.0, 2.0, 0.0), &faces).is_none()
-        );
-        // Through the cube.
-        assert!(
-            nearest_on_face(
-                DVec3::new(0.0, -1.0, 0.0),
-                DVec3::new(0.0, 1.0, 0.0),
-                &faces
-            )
-            .is_none()
-        );
+        assert!(through.unwrap_err() <= 0.0);
     }
 
     #[test]
@@ -350,7 +425,7 @@ pub(crate) mod tests {
                 continue;
             };
             let (from, to) = (numbers.vector(3.0), numbers.vector(3.0));
-            let Some((p, q)) = nearest_on_face(from, to, &faces) else {
+            let Ok((p, q)) = nearest_on_face(from, to, &faces) else {
                 continue;
             };
             let contact = query::contact(
@@ -371,6 +446,67 @@ pub(crate) mod tests {
             exact += 1;
         }
         assert!(exact > 500, "only {exact} segments over a triangle");
+    }
+
+    #[test]
+    fn a_segment_nearest_to_a_triangles_edge_agrees_with_gjk() {
+        let mut numbers = Numbers(0x3c6e_f372_fe94_f82b);
+        let (mut on_edges, mut left) = (0, 0);
+        for _ in 0..20_000 {
+            let [a, b, c] = numbers.triangle(2.0);
+            let Some(faces) = Face::of_triangle(a, b, c) else {
+                continue;
+            };
+            let (from, to) = (numbers.vector(3.0), numbers.vector(3.0));
+            if nearest_on_face(from, to, &faces).is_ok() {
+                continue;
+            }
+            let Some((p, q)) = nearest_to_edges(from, to, &[a, b, c], &TRIANGLE_EDGES) else {
+                left += 1;
+                continue;
+            };
+            let triangle = Triangle::new(a, b, c);
+            let segment = Segment::new(from, to);
+            let contact =
+                query::contact(&Pose::IDENTITY, &segment, &Pose::IDENTITY, &triangle, 20.0)
+                    .expect("supported pair")
+                    .expect("within 20 m");
+            let distance = p.distance(q);
+            assert!(
+                (distance - contact.dist).abs() < 1e-9,
+                "{from} {to} by {a} {b} {c}: {distance} for {}",
+                contact.dist
+            );
+            // The points lie on their shapes.
+            assert!(segment.project_local_point(p, true).point.distance(p) < 1e-12);
+            assert!(triangle.project_local_point(q, true).point.distance(q) < 1e-12);
+            on_edges += 1;
+        }
+        assert!(
+            on_edges > 5_000 && left > 100,
+            "{on_edges} on edges, {left} left"
+        );
+    }
+
+    #[test]
+    fn a_segment_through_a_triangle_is_left_to_gjk() {
+        let corners = [
+            DVec3::new(-1.0, 0.0, -1.0),
+            DVec3::new(1.0, 0.0, -1.0),
+            DVec3::new(0.0, 0.0, 1.0),
+        ];
+        let through = nearest_to_edges(DVec3::NEG_Y, DVec3::Y, &corners, &TRIANGLE_EDGES);
+        assert_eq!(through, None);
+        // Beside it, level with it: nearest to the edge from (1, 0, -1) to (0, 0, 1).
+        let (p, q) = nearest_to_edges(
+            DVec3::new(2.0, -1.0, 0.0),
+            DVec3::new(2.0, 1.0, 0.0),
+            &corners,
+            &TRIANGLE_EDGES,
+        )
+        .unwrap();
+        assert!(p.distance(DVec3::new(2.0, 0.0, 0.0)) < 1e-12);
+        assert!(q.distance(DVec3::new(0.8, 0.0, -0.6)) < 1e-12, "{q}");
     }
 
     #[test]

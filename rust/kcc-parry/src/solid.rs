@@ -6,11 +6,14 @@
 //! A capsule is queried as its segment grown by its radius (`Rounded`): GJK between polytopes
 //! ends exactly in a few steps, where on the rounded capsule it needs many steps near a touch
 //! and still stops up to several micrometres off near an edge or a corner (measured in the
-//! tests below). A segment and a box, or a segment over a face of a hull or a mesh's triangle,
-//! have a closed form (`segment`); so have a cylinder and an upright box, or a cylinder over
-//! such a face or a box's (`cylinder`: GJK on a cylinder was the slowest query, and the
-//! roughest, up to micrometres off). Casts advance conservatively on those exact distances
-//! (`advance`), then step onto the first touch (`first_touch`).
+//! tests below). A segment and a box, or a segment over a face of a hull or a face, an edge or
+//! a corner of a mesh's triangle, have a closed form (`segment`); so have a cylinder and an
+//! upright box, or a cylinder over such a face or a box's, or nearest to an edge or a corner
+//! of a mesh's triangle or a tilted box (`cylinder`: GJK on a cylinder was the slowest query,
+//! and the roughest, up to micrometres off). A face's plane that has the body further than
+//! the distance asked about settles a query without either (`Closed::Beyond`); shapes closer
+//! than [`TOUCH_DISTANCE`] or overlapping are GJK's and EPA's. Casts advance conservatively
+//! on those exact distances (`advance`), then step onto the first touch (`first_touch`).
 //!
 //! A convex solid may be rounded as Jolt rounds Godot's boxes and convex polygons with their
 //! margin ([`Solid::with_margin`]): its inner shape (shrunk by the convex radius, see `margin`)
@@ -90,7 +93,33 @@ enum SolidKind {
     /// A box, a convex hull or any other convex shape.
     Convex(Convex),
     /// A triangle mesh: contacts are found per triangle, as Jolt does for mesh shapes.
-    Mesh(Arc<TriMesh>),
+    Mesh(Arc<Mesh>),
+}
+
+/// A triangle mesh with the planes that bound each of its triangles (see [`triangle_faces`]),
+/// made once.
+struct Mesh {
+    triangles: TriMesh,
+    /// The faces of each triangle, in the order of the mesh's triangles.
+    faces: Box<[Option<[Face; 5]>]>,
+}
+
+impl Mesh {
+    /// Calls `found` with each triangle whose bounds meet `reach` (in the mesh's frame, m),
+    /// with its faces (none for a sliver).
+    fn near(&self, reach: &Aabb, found: impl FnMut((Triangle, &[Face]))) {
+        self.triangles
+            .bvh()
+            .intersect_aabb(reach)
+            .map(|index| {
+                let faces = self.faces[index as usize].as_ref();
+                (
+                    self.triangles.triangle(index),
+                    faces.map_or(&[][..], |f| &f[..]),
+                )
+            })
+            .for_each(found);
+    }
 }
 
 /// A convex solid, sharp or rounded.
@@ -180,6 +209,11 @@ impl Solid {
     /// A triangle mesh at `pose`, built from `primitive`.
     pub(crate) fn mesh(mesh: TriMesh, pose: Pose, primitive: Primitive) -> Self {
         let aabb = mesh.compute_aabb(&pose);
+        let faces = mesh.triangles().map(|t| triangle_faces(&t)).collect();
+        let mesh = Mesh {
+            triangles: mesh,
+            faces,
+        };
         Self {
             pose,
             kind: SolidKind::Mesh(Arc::new(mesh)),
@@ -235,7 +269,7 @@ impl Solid {
         let pose = by * self.pose;
         let aabb = match &self.kind {
             SolidKind::Convex(convex) => convex.aabb(&pose),
-            SolidKind::Mesh(mesh) => mesh.compute_aabb(&pose),
+            SolidKind::Mesh(mesh) => mesh.triangles.compute_aabb(&pose),
         };
         Self {
             pose,
@@ -287,7 +321,7 @@ impl Solid {
                 ..
             }) => core.shape.distance_to_point(&self.pose, point, true) <= core.radius,
             SolidKind::Convex(convex) => convex.shape.contains_point(&self.pose, point),
-            SolidKind::Mesh(mesh) => mesh.as_ref().contains_point(&self.pose, point),
+            SolidKind::Mesh(mesh) => mesh.triangles.contains_point(&self.pose, point),
         }
     }
 
@@ -314,15 +348,12 @@ impl Solid {
             }
             SolidKind::Mesh(mesh) => {
                 let local = reach.transform_by(&self.pose.inverse());
-                for index in mesh.bvh().intersect_aabb(&local) {
-                    let triangle = mesh.triangle(index);
-                    let faces = triangle_faces(&triangle);
-                    let faces = faces.as_ref().map_or(&[][..], |f| &f[..]);
+                mesh.near(&local, |(triangle, faces)| {
                     let target = Target::new(&self.pose, &triangle, faces);
                     if let Some(touch) = body.contact(pose, &target, prediction) {
                         found(touch);
                     }
-                }
+                });
             }
         }
     }
@@ -348,16 +379,14 @@ impl Solid {
             }
             SolidKind::Mesh(mesh) => {
                 let local = reach.transform_by(&self.pose.inverse());
-                mesh.bvh()
-                    .intersect_aabb(&local)
-                    .filter_map(|index| {
-                        let triangle = mesh.triangle(index);
-                        let faces = triangle_faces(&triangle);
-                        let faces = faces.as_ref().map_or(&[][..], |f| &f[..]);
-                        let target = Target::new(&self.pose, &triangle, faces);
-                        first_touch(body, pose, motion, &target)
-                    })
-                    .reduce(f64::min)
+                let mut first: Option<f64> = None;
+                mesh.near(&local, |(triangle, faces)| {
+                    let target = Target::new(&self.pose, &triangle, faces);
+                    if let Some(distance) = first_touch(body, pose, motion, &target) {
+                        first = Some(first.map_or(distance, |f| f.min(distance)));
+                    }
+                });
+                first
             }
         }
     }
@@ -450,15 +479,15 @@ impl Rounded {
 
     /// The contact of the rounded shape at `pose` with `target` closer than `prediction` (m).
     fn contact(&self, pose: &Pose, target: &Target, prediction: f64) -> Option<Touch> {
-        if let Some(segment) = &self.segment
-            && let Some(touch) = self.segment_contact(segment, pose, target)
-        {
-            return (touch.dist <= prediction).then_some(touch);
-        }
-        if let Some(cylinder) = &self.cylinder
-            && let Some(touch) = cylinder_contact(cylinder, pose, target)
-        {
-            return (touch.dist <= prediction).then_some(touch);
+        let closed = match (&self.segment, &self.cylinder) {
+            (Some(segment), _) => self.segment_contact(segment, pose, target, prediction),
+            (None, Some(cylinder)) => cylinder_contact(cylinder, pose, target, prediction),
+            (None, None) => Closed::Unknown,
+        };
+        match closed {
+            Closed::Touch(touch) => return (touch.dist <= prediction).then_some(touch),
+            Closed::Beyond => return None,
+            Closed::Unknown => {}
         }
         let core: &dyn Shape = self.core.as_ref();
         let radii = self.radius + target.radius;
@@ -493,68 +522,120 @@ impl Rounded {
     }
 
     /// The contact of the segment core in closed form, when there is one (against a box, a
-    /// capsule, or a face of a hull or a triangle) and the segment is further from the target
-    /// than [`TOUCH_DISTANCE`].
-    fn segment_contact(&self, segment: &Segment, pose: &Pose, target: &Target) -> Option<Touch> {
+    /// capsule, or a face, an edge or a corner of a hull or a triangle) and the segment is
+    /// further from the target than [`TOUCH_DISTANCE`]; [`Closed::Beyond`] when a face's plane
+    /// has it further than `prediction` (m) from the target.
+    fn segment_contact(
+        &self,
+        segment: &Segment,
+        pose: &Pose,
+        target: &Target,
+        prediction: f64,
+    ) -> Closed {
         let a = target
             .pose
             .inverse_transform_point(pose.transform_point(segment.a));
         let b = target
             .pose
             .inverse_transform_point(pose.transform_point(segment.b));
-        let (on_segment, on_target) = if let Some(cuboid) = target.shape.as_cuboid() {
-            segment::nearest_to_box(a, b, cuboid.half_extents)
+        let radii = self.radius + target.radius;
+        let nearest = if let Some(cuboid) = target.shape.as_cuboid() {
+            Some(segment::nearest_to_box(a, b, cuboid.half_extents))
         } else if let Some(capsule) = target.shape.as_capsule() {
-            segment::nearest_to_capsule(a, b, capsule)?
+            segment::nearest_to_capsule(a, b, capsule)
         } else {
-            segment::nearest_on_face(a, b, target.faces)?
+            match segment::nearest_on_face(a, b, target.faces) {
+                Ok(nearest) => Some(nearest),
+                Err(gap) if gap - radii > prediction => return Closed::Beyond,
+                Err(_) => triangle_corners(target).and_then(|corners| {
+                    segment::nearest_to_edges(a, b, &corners, &segment::TRIANGLE_EDGES)
+                }),
+            }
+        };
+        let Some((on_segment, on_target)) = nearest else {
+            return Closed::Unknown;
         };
         let distance = on_segment.distance(on_target);
-        (distance > TOUCH_DISTANCE).then(|| {
-            let normal = (on_target - on_segment) / distance;
-            Touch {
-                normal: target.pose.rotation * normal,
-                dist: distance - self.radius - target.radius,
-                // On the rounded surface, toward the body.
-                point: target
-                    .pose
-                    .transform_point(on_target - normal * target.radius),
-                exact: true,
-            }
-        })
-    }
-}
-
-/// The contact of a cylinder at `pose` with `target` in closed form, when there is one (an
-/// upright box, turned about the cylinder's axis only; a face of a box, a hull or a triangle)
-/// and the cylinder is further from the target than [`TOUCH_DISTANCE`].
-fn cylinder_contact(cylinder: &Cylinder, pose: &Pose, target: &Target) -> Option<Touch> {
-    let center = target.pose.inverse_transform_point(pose.translation);
-    let axis = target.pose.rotation.inverse() * (pose.rotation * DVec3::Y);
-    let (half_height, radius) = (cylinder.half_height, cylinder.radius);
-    let (on_cylinder, on_target) = match target.shape.as_cuboid() {
-        Some(cuboid) if axis.x == 0.0 && axis.z == 0.0 => {
-            cylinder::nearest_to_upright_box(center, half_height, radius, cuboid.half_extents)?
+        if distance <= TOUCH_DISTANCE {
+            return Closed::Unknown;
         }
-        Some(cuboid) => {
-            let faces = cylinder::box_faces(cuboid.half_extents);
-            cylinder::nearest_on_face(center, axis, half_height, radius, &faces)?
-        }
-        None => cylinder::nearest_on_face(center, axis, half_height, radius, target.faces)?,
-    };
-    let distance = on_cylinder.distance(on_target);
-    (distance > TOUCH_DISTANCE).then(|| {
-        let normal = (on_target - on_cylinder) / distance;
-        Touch {
+        let normal = (on_target - on_segment) / distance;
+        Closed::Touch(Touch {
             normal: target.pose.rotation * normal,
-            dist: distance - target.radius,
+            dist: distance - radii,
             // On the rounded surface, toward the body.
             point: target
                 .pose
                 .transform_point(on_target - normal * target.radius),
             exact: true,
+        })
+    }
+}
+
+/// What a closed form found between the body and a target.
+enum Closed {
+    /// Their contact, exact.
+    Touch(Touch),
+    /// They are further apart than the distance asked about.
+    Beyond,
+    /// No closed form applies: GJK decides.
+    Unknown,
+}
+
+/// The contact of a cylinder at `pose` with `target` in closed form, when there is one (an
+/// upright box, turned about the cylinder's axis only; a face, an edge or a corner of a box, a
+/// hull or a triangle) and the cylinder is further from the target than [`TOUCH_DISTANCE`];
+/// [`Closed::Beyond`] when a face's plane has it further than `prediction` (m) from the target.
+fn cylinder_contact(cylinder: &Cylinder, pose: &Pose, target: &Target, prediction: f64) -> Closed {
+    let center = target.pose.inverse_transform_point(pose.translation);
+    let axis = target.pose.rotation.inverse() * (pose.rotation * DVec3::Y);
+    let (half_height, radius) = (cylinder.half_height, cylinder.radius);
+    let edges = |corners: &[DVec3], edges: &[[usize; 2]]| {
+        cylinder::nearest_to_edges(center, axis, half_height, radius, corners, edges)
+    };
+    let nearest = match target.shape.as_cuboid() {
+        Some(cuboid) if axis.x == 0.0 && axis.z == 0.0 => {
+            cylinder::nearest_to_upright_box(center, half_height, radius, cuboid.half_extents)
         }
+        Some(cuboid) => {
+            let half = cuboid.half_extents;
+            let faces = cylinder::box_faces(half);
+            match cylinder::nearest_on_face(center, axis, half_height, radius, &faces) {
+                Ok(nearest) => Some(nearest),
+                Err(gap) if gap - target.radius > prediction => return Closed::Beyond,
+                Err(_) => edges(&cylinder::box_corners(half), &cylinder::BOX_EDGES),
+            }
+        }
+        None => match cylinder::nearest_on_face(center, axis, half_height, radius, target.faces) {
+            Ok(nearest) => Some(nearest),
+            Err(gap) if gap - target.radius > prediction => return Closed::Beyond,
+            Err(_) => triangle_corners(target)
+                .and_then(|corners| edges(&corners, &segment::TRIANGLE_EDGES)),
+        },
+    };
+    let Some((on_cylinder, on_target)) = nearest else {
+        return Closed::Unknown;
+    };
+    let distance = on_cylinder.distance(on_target);
+    if distance <= TOUCH_DISTANCE {
+        return Closed::Unknown;
+    }
+    let normal = (on_target - on_cylinder) / distance;
+    Closed::Touch(Touch {
+        normal: target.pose.rotation * normal,
+        dist: distance - target.radius,
+        // On the rounded surface, toward the body.
+        point: target
+            .pose
+            .transform_point(on_target - normal * target.radius),
+        exact: true,
     })
+}
+
+/// The corners of the target's core when it is a triangle (a mesh's), in its frame, m.
+fn triangle_corners(target: &Target) -> Option<[DVec3; 3]> {
+    let triangle = target.shape.as_triangle()?;
+    Some([triangle.a, triangle.b, triangle.c])
 }
 
 /// Most steps of the conservative advancement before [`advance`] falls back on parry's cast.
