@@ -169,6 +169,9 @@ pub(crate) fn nearest_to_edges(
     // The edges in the order of a bound: no nearer than the axis's segment less the radius
     // (the cylinder lies within that capsule); an edge whose bound is past the nearest pair
     // found so far cannot be nearer.
+    if edges.len() > MOST_EDGES {
+        return None;
+    }
     let (bottom, top) = (center - axis * half_height, center + axis * half_height);
     let mut order = [(f64::INFINITY, [0, 0]); MOST_EDGES];
     for (slot, &edge) in order.iter_mut().zip(edges) {
@@ -176,8 +179,8 @@ pub(crate) fn nearest_to_edges(
         let (p, q) = nearest_of_segments(bottom, top, from, to);
         *slot = (p.distance(q) - radius, edge);
     }
-    let order = &mut order[..edges.len().min(MOST_EDGES)];
-    order.sort_by(|x, y| x.0.total_cmp(&y.0));
+    let order = &mut order[..edges.len()];
+    order.sort_unstable_by(|x, y| x.0.total_cmp(&y.0));
     let mut nearest: Option<(f64, DVec3, DVec3, f64)> = None;
     for &(bound, [from, to]) in order.iter() {
         if nearest.is_some_and(|(least, ..)| bound >= least) {
@@ -196,7 +199,8 @@ pub(crate) fn nearest_to_edges(
     separates(p, q, &[p], corners).then_some((p, q))
 }
 
-/// Most edges [`nearest_to_edges`] looks at: a box's.
+/// Most edges [`nearest_to_edges`] takes, a box's (a polyhedron with more is left to GJK:
+/// against a hull's many edges GJK was found faster, a spiral staircase's steps have 24).
 const MOST_EDGES: usize = 12;
 
 /// Most steps of the search for an edge's nearest point by a cap's rim ([`Axial::turn_by_rim`]).
