@@ -147,11 +147,11 @@ fn farthest(center: DVec3, axis: DVec3, half_height: f64, radius: f64, direction
 /// Why the answer is exact: the distance from a point to the cylinder (a convex set) is convex,
 /// and so is it along each edge; its least value there lies where its slope turns from
 /// negative to positive, found by [`Axial::nearest_along`] (edges are looked at nearest first
-/// by a cheap bound, and those that cannot be nearer are not searched). The nearest of those pairs is kept
-/// when the plane through it separates the shapes (`segment::separates`): on the cylinder's
-/// side that holds by construction (the point on the cylinder is the edge point's projection,
-/// and a convex set lies behind the plane through the projection square to the way to it), so
-/// only the polyhedron's corners are checked.
+/// by a cheap bound, and those that cannot be nearer are not searched). The nearest of those
+/// pairs is kept when the plane through it separates the shapes (`segment::separates`): on the
+/// cylinder's side that holds by construction (the point on the cylinder is the edge point's
+/// projection, and a convex set lies behind the plane through the projection square to the
+/// way to it), so only the polyhedron's corners are checked.
 pub(crate) fn nearest_to_edges(
     center: DVec3,
     axis: DVec3,
