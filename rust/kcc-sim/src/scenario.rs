@@ -158,14 +158,21 @@ impl OtherCharacter {
     }
 }
 
-/// The segment of `input` held at `time` (s), if any.
+/// The segment of `input` held at `time` (s), if any. A tick whose start lies within
+/// [`TIME_ROUNDING`] of a segment's end starts the next segment: a tick's time is its index
+/// times the tick's length, which at 70 Hz puts tick 154 at 2.1999999999999997 s, and the
+/// walk of `wedge_v_60` went on for a tick after its 2.2 s (ending 7 cm further on).
 fn segment_at(input: &[InputSegment], time: f64) -> Option<&InputSegment> {
     let mut end = 0.0;
     input.iter().find(|segment| {
         end += segment.duration;
-        time < end
+        time < end - TIME_ROUNDING
     })
 }
+
+/// Times closer than this (s) are the same time: far above the rounding of a tick's time (a
+/// few 1e-16 s), far below any tick (1/1000 s at most here).
+const TIME_ROUNDING: f64 = 1e-9;
 
 /// `steps_per_riser` in `[expect]`: the stairs' risers and how many are walked each way.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize)]

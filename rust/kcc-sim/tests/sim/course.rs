@@ -240,6 +240,19 @@ fn checks_pass(file: &str, rates: &[f64], names: &[&str]) {
 }
 
 #[test]
+fn an_input_ends_on_the_tick_its_time_ends_at_any_rate() {
+    // `wedge_v_60` walks for 1.0 s from 1.2 s. At 70 Hz tick 154 starts at 154 x (1/70) =
+    // 2.1999999999999997 s, and the walk went on for that tick too: 5 m/s for 1/70 s more,
+    // ending 7 cm past its mark (on both worlds, Godot's plain body too).
+    checks_pass("wedge_v_60.toml", &[60.0, 70.0], &["end_near"]);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios/wedge_v_60.toml");
+    let scenario = Scenario::load(&path).unwrap();
+    let walk = |time: f64| scenario.input_at(time).map(|s| s.wish.length());
+    assert_eq!(walk(153.0 / 70.0), Some(1.0));
+    assert_eq!(walk(154.0 * (1.0 / 70.0)), Some(0.0));
+}
+
+#[test]
 fn a_capsule_walks_up_chamfered_and_rounded_mesh_stairs_at_its_speed() {
     // Stairs as art kits model them (scenarios/open/, one triangle mesh, every nosing cut by a
     // 45 degree chamfer or rounded): the capsule's step up landed its round bottom on the
