@@ -76,7 +76,8 @@ pub fn vertical_speed(speed: f32, jump: bool, settings: &GravitySettings, dt: f3
 /// The vertical speed (m/s, positive up) that keeps the horizontal velocity `run` (m/s) on a
 /// floor with `normal`: `v_up = -(n_h · run) / n_up`, so the motion follows the floor and its
 /// horizontal part stays `run`. 0 when the floor is not walkable for `max_angle` (rad), the
-/// normal is degenerate, or the floor is flat within rounding.
+/// normal is degenerate, or the floor is flat within the engine's rounding
+/// ([`LEAST_FOLLOWED_GRADE`]).
 pub fn along_floor(run: Vec3, normal: Vec3, up: Vec3, max_angle: f32) -> f32 {
     let Some(normal) = usable_normal(normal).filter(|n| is_walkable(*n, up, max_angle)) else {
         return 0.0;
@@ -85,16 +86,24 @@ pub fn along_floor(run: Vec3, normal: Vec3, up: Vec3, max_angle: f32) -> f32 {
     if rise <= STEEPEST_FOLLOWED_COSINE {
         return 0.0;
     }
-    let speed = -horizontal(normal, up).dot(horizontal(run, up)) / rise;
-    if speed.abs() < MIN_SLOPE_SPEED {
+    let run = horizontal(run, up);
+    let speed = -horizontal(normal, up).dot(run) / rise;
+    if speed.abs() <= LEAST_FOLLOWED_GRADE * run.length() {
         0.0
     } else {
         speed
     }
 }
 
-/// Vertical speeds below this are rounding on flat floor, not a slope, m/s.
-const MIN_SLOPE_SPEED: f32 = 1e-4;
+/// A floor whose grade along the walk (rise over run) is no more than this is flat, its tilt
+/// the engine's rounding: a floor that gentle (0.06 degrees) is built flat in any level. Jolt's
+/// normal of two 60 degree slopes a capsule rests between, averaged by Godot into a floor,
+/// leans by 4.5e-5 along the valley (`wedge_v_60` at 75 Hz): followed uphill, the move rose by
+/// 0.2 mm/s, which turns Godot's floor snap off (it never snaps a body moving up), and the
+/// capsule, raised onto its flat base a millimetre above the slopes, floated off the floor for
+/// the rest of its walk. (Until then the bound was 1e-4 m/s of vertical speed, whatever the
+/// walking speed.)
+const LEAST_FOLLOWED_GRADE: f32 = 1e-3;
 
 #[cfg(test)]
 mod tests {
@@ -230,6 +239,23 @@ mod tests {
             let across = along_floor(Vec3::new(4.0, 0.0, 0.0), normal, Vec3::Y, max);
             assert!(across.abs() < 1e-6);
         }
+        // A floor tilted by rounding (Jolt's averaged normal in a V of two slopes) is flat at
+        // any walking speed; a one degree ramp is followed.
+        let rounding = Vec3::new(-4.5e-5, 1.0, 0.0).normalize();
+        assert_eq!(
+            along_floor(Vec3::new(5.0, 0.0, 0.0), rounding, Vec3::Y, max),
+            0.0
+        );
+        assert_eq!(
+            along_floor(Vec3::new(0.5, 0.0, 0.0), rounding, Vec3::Y, max),
+            0.0
+        );
+        let one_degree = Vec3::new(-1f32.to_radians().sin(), 1f32.to_radians().cos(), 0.0);
+        let up_hill = along_floor(Vec3::new(0.5, 0.0, 0.0), one_degree, Vec3::Y, max);
+        assert!(
+            (up_hill - 0.5 * 1f32.to_radians().tan()).abs() < 1e-6,
+            "{up_hill}"
+        );
         // Not floor, or degenerate: no vertical speed.
         let steep = Vec3::new(0.0, 0.5, 0.866);
         assert_eq!(along_floor(Vec3::Z, steep, Vec3::Y, max), 0.0);
