@@ -166,12 +166,12 @@ pub(crate) fn nearest_to_edges(
         half_height,
         radius,
     };
-    // The edges in the order of a bound: no nearer than the axis's segment less the radius
-    // (the cylinder lies within that capsule); an edge whose bound is past the nearest pair
-    // found so far cannot be nearer.
     if edges.len() > MOST_EDGES {
         return None;
     }
+    // The edges in the order of a bound: no nearer than the axis's segment less the radius
+    // (the cylinder lies within that capsule); an edge whose bound is past the nearest pair
+    // found so far cannot be nearer.
     let (bottom, top) = (center - axis * half_height, center + axis * half_height);
     let mut order = [(f64::INFINITY, [0, 0]); MOST_EDGES];
     for (slot, &edge) in order.iter_mut().zip(edges) {
@@ -212,6 +212,28 @@ const EDGE_TOLERANCE: f64 = 1e-13;
 /// the other closed forms take, where a whole part of an edge is nearest).
 const EDGE_TIE: f64 = 1e-13;
 
+/// An edge from `from` along `along` (its point at `t` is `from + along t`, m) split into its
+/// parts along a cylinder's axis and across it, measured from the cylinder's centre.
+struct Split {
+    /// Height of `from` along the axis, m.
+    height: f64,
+    /// Rise of the edge along the axis, m.
+    rise: f64,
+    /// `from` across the axis, m.
+    across: DVec3,
+    /// The edge across the axis, m.
+    run: DVec3,
+}
+
+impl Split {
+    /// Where the edge's line passes nearest the axis (`t`, not clamped to the edge); `None` for
+    /// an edge along the axis.
+    fn nearest_axis(&self) -> Option<f64> {
+        let t = -self.across.dot(self.run) / self.run.length_squared();
+        t.is_finite().then_some(t)
+    }
+}
+
 /// A cylinder of `half_height` and `radius` (m) centred at `center` along the unit `axis`.
 struct Axial {
     center: DVec3,
@@ -221,6 +243,18 @@ struct Axial {
 }
 
 impl Axial {
+    /// The edge from `from` along `along` (m) split along and across the axis.
+    fn split(&self, from: DVec3, along: DVec3) -> Split {
+        let local = from - self.center;
+        let (height, rise) = (local.dot(self.axis), along.dot(self.axis));
+        Split {
+            height,
+            rise,
+            across: local - self.axis * height,
+            run: along - self.axis * rise,
+        }
+    }
+
     /// The cylinder's point nearest to `point` (m); `point` itself when inside.
     fn nearest(&self, point: DVec3) -> DVec3 {
         let local = point - self.center;
@@ -280,9 +314,12 @@ impl Axial {
     /// it crosses the cylinder's side (as an infinite tube) or its caps' planes, in order, with
     /// both ends, and how many there are.
     fn crossings(&self, from: DVec3, along: DVec3) -> ([f64; 6], usize) {
-        let local = from - self.center;
-        let (height, rise) = (local.dot(self.axis), along.dot(self.axis));
-        let (across, run) = (local - self.axis * height, along - self.axis * rise);
+        let Split {
+            height,
+            rise,
+            across,
+            run,
+        } = self.split(from, along);
         let mut cuts = [0.0, 1.0, 1.0, 1.0, 1.0, 1.0];
         let mut count = 1;
         let mut add = |t: f64| {
@@ -324,17 +361,11 @@ impl Axial {
             (false, false) => None,
             // Over a cap the slope is constant: the span is level (all of it equally near).
             (false, true) => Some(high.0),
-            (true, false) => {
-                let run = along - self.axis * along.dot(self.axis);
-                let local = from - self.center;
-                let across = local - self.axis * local.dot(self.axis);
-                let nearest = -across.dot(run) / run.length_squared();
-                Some(if nearest.is_finite() {
-                    nearest.clamp(low.0, high.0)
-                } else {
-                    high.0
-                })
-            }
+            (true, false) => Some(
+                self.split(from, along)
+                    .nearest_axis()
+                    .map_or(high.0, |t| t.clamp(low.0, high.0)),
+            ),
             (true, true) => self.turn_by_rim(from, along, low, high),
         }
     }
@@ -381,13 +412,9 @@ impl Axial {
     /// `t`, or a point of the edge as near the cylinder as `t` and nearer its axis (else level
     /// with its centre); `None` when a point looked at is inside.
     fn tie_break(&self, from: DVec3, along: DVec3, t: f64) -> Option<f64> {
-        let local = from - self.center;
-        let height = local.dot(self.axis);
-        let rise = along.dot(self.axis);
-        let (across, run) = (local - self.axis * height, along - self.axis * rise);
-        let nearest_axis = (run.length_squared() > 0.0)
-            .then(|| (-across.dot(run) / run.length_squared()).clamp(0.0, 1.0));
-        let level = (rise != 0.0).then(|| (-height / rise).clamp(0.0, 1.0));
+        let split = self.split(from, along);
+        let nearest_axis = split.nearest_axis().map(|t| t.clamp(0.0, 1.0));
+        let level = (split.rise != 0.0).then(|| (-split.height / split.rise).clamp(0.0, 1.0));
         let (least, _) = self.distance_along(from, along, t)?;
         for candidate in [nearest_axis, level].into_iter().flatten() {
             let (distance, _) = self.distance_along(from, along, candidate)?;
