@@ -33,7 +33,7 @@ use parry3d_f64::shape::{Cylinder, Segment, Shape, SharedShape, TriMesh, Triangl
 use crate::cylinder;
 use crate::geometry::GeometryError;
 use crate::margin;
-use crate::segment::{self, Face};
+use crate::segment::{self, Face, OnFace};
 use crate::world::TOUCH_DISTANCE;
 
 /// What a solid was built from, in world space (m): enough to build the same solid in another
@@ -538,37 +538,19 @@ impl Rounded {
         let b = target
             .pose
             .inverse_transform_point(pose.transform_point(segment.b));
-        let radii = self.radius + target.radius;
-        let nearest = if let Some(cuboid) = target.shape.as_cuboid() {
-            Some(segment::nearest_to_box(a, b, cuboid.half_extents))
+        if let Some(cuboid) = target.shape.as_cuboid() {
+            let nearest = segment::nearest_to_box(a, b, cuboid.half_extents);
+            Closed::of_nearest(Some(nearest), target, self.radius)
         } else if let Some(capsule) = target.shape.as_capsule() {
-            segment::nearest_to_capsule(a, b, capsule)
+            let nearest = segment::nearest_to_capsule(a, b, capsule);
+            Closed::of_nearest(nearest, target, self.radius)
         } else {
-            match segment::nearest_on_face(a, b, target.faces) {
-                Ok(nearest) => Some(nearest),
-                Err(gap) if gap - radii > prediction => return Closed::Beyond,
-                Err(_) => triangle_corners(target).and_then(|corners| {
-                    segment::nearest_to_edges(a, b, &corners, &segment::TRIANGLE_EDGES)
-                }),
-            }
-        };
-        let Some((on_segment, on_target)) = nearest else {
-            return Closed::Unknown;
-        };
-        let distance = on_segment.distance(on_target);
-        if distance <= TOUCH_DISTANCE {
-            return Closed::Unknown;
+            let on_face = segment::nearest_on_face(a, b, target.faces);
+            Closed::face_or_edges(on_face, target, self.radius, prediction, || {
+                let corners = triangle_corners(target)?;
+                segment::nearest_to_edges(a, b, &corners, &segment::TRIANGLE_EDGES)
+            })
         }
-        let normal = (on_target - on_segment) / distance;
-        Closed::Touch(Touch {
-            normal: target.pose.rotation * normal,
-            dist: distance - radii,
-            // On the rounded surface, toward the body.
-            point: target
-                .pose
-                .transform_point(on_target - normal * target.radius),
-            exact: true,
-        })
     }
 }
 
@@ -582,6 +564,50 @@ enum Closed {
     Unknown,
 }
 
+impl Closed {
+    /// The contact of a body whose core is grown by `body_radius` (m) with `target` from the
+    /// nearest points `(on the core, on the target's core)` (in the target's frame, m):
+    /// [`Closed::Unknown`] without them, or when the cores are within [`TOUCH_DISTANCE`] (the
+    /// direction between the points says nothing there).
+    fn of_nearest(nearest: Option<(DVec3, DVec3)>, target: &Target, body_radius: f64) -> Self {
+        let Some((on_body, on_target)) = nearest else {
+            return Self::Unknown;
+        };
+        let distance = on_body.distance(on_target);
+        if distance <= TOUCH_DISTANCE {
+            return Self::Unknown;
+        }
+        let normal = (on_target - on_body) / distance;
+        Self::Touch(Touch {
+            normal: target.pose.rotation * normal,
+            dist: distance - body_radius - target.radius,
+            // On the rounded surface, toward the body.
+            point: target
+                .pose
+                .transform_point(on_target - normal * target.radius),
+            exact: true,
+        })
+    }
+
+    /// The contact from a face test (`on_face`); when it found no face, [`Closed::Beyond`] if
+    /// its plane already has the body further than `prediction` (m) from `target`, else the
+    /// contact from the nearest points `edges` finds.
+    fn face_or_edges(
+        on_face: OnFace,
+        target: &Target,
+        body_radius: f64,
+        prediction: f64,
+        edges: impl FnOnce() -> Option<(DVec3, DVec3)>,
+    ) -> Self {
+        let nearest = match on_face {
+            Ok(nearest) => Some(nearest),
+            Err(gap) if gap - body_radius - target.radius > prediction => return Self::Beyond,
+            Err(_) => edges(),
+        };
+        Self::of_nearest(nearest, target, body_radius)
+    }
+}
+
 /// The contact of a cylinder at `pose` with `target` in closed form, when there is one (an
 /// upright box, turned about the cylinder's axis only; a face, an edge or a corner of a box, a
 /// hull or a triangle) and the cylinder is further from the target than [`TOUCH_DISTANCE`];
@@ -593,43 +619,28 @@ fn cylinder_contact(cylinder: &Cylinder, pose: &Pose, target: &Target, predictio
     let edges = |corners: &[DVec3], edges: &[[usize; 2]]| {
         cylinder::nearest_to_edges(center, axis, half_height, radius, corners, edges)
     };
-    let nearest = match target.shape.as_cuboid() {
+    match target.shape.as_cuboid() {
         Some(cuboid) if axis.x == 0.0 && axis.z == 0.0 => {
-            cylinder::nearest_to_upright_box(center, half_height, radius, cuboid.half_extents)
+            let half = cuboid.half_extents;
+            let nearest = cylinder::nearest_to_upright_box(center, half_height, radius, half);
+            Closed::of_nearest(nearest, target, 0.0)
         }
         Some(cuboid) => {
             let half = cuboid.half_extents;
             let faces = cylinder::box_faces(half);
-            match cylinder::nearest_on_face(center, axis, half_height, radius, &faces) {
-                Ok(nearest) => Some(nearest),
-                Err(gap) if gap - target.radius > prediction => return Closed::Beyond,
-                Err(_) => edges(&cylinder::box_corners(half), &cylinder::BOX_EDGES),
-            }
+            let on_face = cylinder::nearest_on_face(center, axis, half_height, radius, &faces);
+            Closed::face_or_edges(on_face, target, 0.0, prediction, || {
+                edges(&cylinder::box_corners(half), &cylinder::BOX_EDGES)
+            })
         }
-        None => match cylinder::nearest_on_face(center, axis, half_height, radius, target.faces) {
-            Ok(nearest) => Some(nearest),
-            Err(gap) if gap - target.radius > prediction => return Closed::Beyond,
-            Err(_) => triangle_corners(target)
-                .and_then(|corners| edges(&corners, &segment::TRIANGLE_EDGES)),
-        },
-    };
-    let Some((on_cylinder, on_target)) = nearest else {
-        return Closed::Unknown;
-    };
-    let distance = on_cylinder.distance(on_target);
-    if distance <= TOUCH_DISTANCE {
-        return Closed::Unknown;
+        None => {
+            let faces = target.faces;
+            let on_face = cylinder::nearest_on_face(center, axis, half_height, radius, faces);
+            Closed::face_or_edges(on_face, target, 0.0, prediction, || {
+                edges(&triangle_corners(target)?, &segment::TRIANGLE_EDGES)
+            })
+        }
     }
-    let normal = (on_target - on_cylinder) / distance;
-    Closed::Touch(Touch {
-        normal: target.pose.rotation * normal,
-        dist: distance - target.radius,
-        // On the rounded surface, toward the body.
-        point: target
-            .pose
-            .transform_point(on_target - normal * target.radius),
-        exact: true,
-    })
 }
 
 /// The corners of the target's core when it is a triangle (a mesh's), in its frame, m.
