@@ -6,7 +6,7 @@
 
 use glam::Vec3;
 
-use crate::body::{KinematicBody, MotionTest};
+use crate::body::{Contact, KinematicBody, MotionTest};
 use crate::climb::{Climb, Lift, climb};
 use crate::floor::{horizontal, unit_up, vertical};
 use crate::footing::Footing;
@@ -73,10 +73,14 @@ pub(crate) fn slide<B: KinematicBody + ?Sized>(
 /// Godot's slide stops all motion when it meets a wall a second time in one slide (its guard
 /// against jitter in corners), and Godot Physics reports the wall the body just slid along
 /// again when the body lands against it: the walk would start again from rest (0.3 m short
-/// after a second along the wall). When the walk's part along the wall (the slide's first
-/// collision, static) is free for the tick, one motion test, the body keeps it, as the slide
-/// without its guard would. In a corner the test meets the other wall: the body stays
-/// stopped.
+/// after a second along the wall). When the walk's part along the wall is free for the tick,
+/// one motion test, the body keeps it, as the slide without its guard would; the part of this
+/// tick's motion the stop cut off stays lost (moving the body after the slide would make
+/// Godot's `get_real_velocity()` wrong for the tick). In a corner the test meets the other
+/// wall: the body stays stopped. The wall is the slide's first collision or, when that was
+/// the floor (a body landing beside the wall meets the floor first), the contact of a test of
+/// the walk; when that test finds the walk free, the body keeps the walk (one query more, on
+/// such a tick only).
 fn unstopped<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan, velocity: Vec3) -> Vec3 {
     let up = plan.up;
     let run = plan.run;
@@ -85,24 +89,49 @@ fn unstopped<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan, velocity: Vec
         // The common case, told without asking the engine for the slide's collision.
         return velocity;
     }
-    let wall = body
-        .first_slide_collision()
-        .and_then(|met| met.contact)
-        .filter(|contact| !contact.movable);
-    let Some(away) = wall.and_then(|wall| horizontal(wall.normal, up).try_normalize()) else {
+    let Some(first) = body.first_slide_collision().and_then(|met| met.contact) else {
+        return velocity;
+    };
+    let max_angle = body.floor_max_angle();
+    let is_wall = |contact: &Contact| !is_walkable(contact.normal, up, max_angle);
+    let wall = if is_wall(&first) {
+        first
+    } else {
+        match free_for(body, plan.walk()) {
+            Ok(()) => return run + up * vertical(velocity, up),
+            Err(Some(wall)) if is_wall(&wall) => wall,
+            Err(_) => return velocity,
+        }
+    };
+    let away = horizontal(wall.normal, up).try_normalize();
+    let Some(away) = away.filter(|_| !wall.movable) else {
         return velocity;
     };
     let along = run - away * run.dot(away).min(0.0);
-    let motion = along * plan.dt;
-    if along.length() < run.length() * STOPPED_SHARE || motion.length() <= MIN_MOTION {
+    if along.length() < run.length() * STOPPED_SHARE {
         return velocity;
+    }
+    match free_for(body, along * plan.dt) {
+        Ok(()) => along + up * vertical(velocity, up),
+        Err(_) => velocity,
+    }
+}
+
+/// Whether `motion` (m) from where the body is, one motion test, is free but for
+/// [`WALK_SHARE`] of it; `Err` with the contact that blocked it when it is not. A motion too
+/// short to test ([`MIN_MOTION`]) is not free: there is no walk to keep.
+fn free_for<B: KinematicBody + ?Sized>(body: &mut B, motion: Vec3) -> Result<(), Option<Contact>> {
+    let length = motion.length();
+    if length <= MIN_MOTION {
+        return Err(None);
     }
     let test = body.test_move(body.position(), motion);
-    let made = test.travel.dot(motion) / motion.length();
-    if made < motion.length() * (1.0 - WALK_SHARE) {
-        return velocity;
+    let made = test.travel.dot(motion) / length;
+    if made < length * (1.0 - WALK_SHARE) {
+        Err(test.contact)
+    } else {
+        Ok(())
     }
-    along + up * vertical(velocity, up)
 }
 
 /// On the step: the slide that carries the body across the tread (or over the edge it then
