@@ -250,10 +250,11 @@ fn climb_at_wall<B: KinematicBody + ?Sized>(
         let reach = motion + horizontal(motion, up).normalize_or_zero() * (margin + NUDGE);
         found = climb(body, stairs, start, reach, plan.aim, level, None);
     }
-    if matches!(found, Climb::Free) && stairs.flat_reach().is_some() && stopped(velocity) {
-        // With a flat base, the slide made the whole walk and ended against the next riser,
-        // which the climb's probe (as long as the walk) finds just beyond it: the next tick
-        // climbs it, and the body keeps the walk's speed.
+    if matches!(found, Climb::Free) && stopped(velocity) {
+        // The slide made the whole walk and ended against the next riser, which the climb's
+        // probe (as long as the walk) finds just beyond it, or against the edge a rounded
+        // bottom meets at the walk's end (`climb`'s `at_edge`): the next tick climbs it,
+        // and the body keeps the walk's speed.
         if !short {
             velocity = run + up * vertical(velocity, up);
         }
