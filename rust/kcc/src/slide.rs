@@ -237,7 +237,6 @@ fn climb_at_wall<B: KinematicBody + ?Sized>(
         climb(body, stairs, start, motion, plan.aim, level, met)
     };
     let walked = horizontal(body.position() - start, up).length();
-    let short = walked < plan.walk().length() * (1.0 - WALK_SHARE);
     let cancelled = walked <= body.safe_margin().max(0.0);
     if matches!(found, Climb::Free) && stopped(velocity) && cancelled {
         // Nothing in the way of the motion, yet the slide did not move the body: Godot's slide
@@ -251,13 +250,13 @@ fn climb_at_wall<B: KinematicBody + ?Sized>(
         found = climb(body, stairs, start, reach, plan.aim, level, None);
     }
     if matches!(found, Climb::Free) && stopped(velocity) {
-        // The slide made the whole walk and ended against the next riser, which the climb's
-        // probe (as long as the walk) finds just beyond it, or against the edge a rounded
-        // bottom meets at the walk's end (`climb`'s `at_edge`): the next tick climbs it,
-        // and the body keeps the walk's speed.
-        if !short {
-            velocity = run + up * vertical(velocity, up);
-        }
+        // The slide stopped dead, yet the walk is free: it made the whole walk and ended
+        // against the next riser, which the climb's probe (as long as the walk) finds just
+        // beyond it, or against the edge a rounded bottom meets at the walk's end (`climb`'s
+        // `at_edge`), or it stopped a little short of a riser just beyond the walk (Godot's
+        // slide stops within the margin of a wall it met). The next tick climbs it, and the
+        // body keeps the walk's speed.
+        velocity = run + up * vertical(velocity, up);
     }
     if !matches!(found, Climb::Lifted(_)) && slope != 0.0 && stopped(velocity) {
         slope = 0.0;
