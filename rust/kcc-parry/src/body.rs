@@ -353,7 +353,11 @@ impl KinematicBody for ParryBody {
 fn collider(settings: &BodySettings) -> BodyShape {
     let (shape, lift) = character_collider(settings);
     let center = shape.center_offset() + glam::DVec3::Y * f64::from(lift);
-    BodyShape::new(shape.to_parry(), center)
+    BodyShape::character(
+        shape.to_parry(),
+        crate::shape::CHARACTER_SHAPE_MARGIN,
+        center,
+    )
 }
 
 /// The collision shape of a body of `settings`: its shape less its float, and how far above

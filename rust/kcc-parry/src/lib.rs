@@ -58,6 +58,6 @@ pub use margin::COLLISION_MARGIN_FRACTION;
 pub use movable::Movable;
 pub use platform::{Platform, PlatformMotion};
 pub use settings::BodySettings;
-pub use shape::CharacterShape;
+pub use shape::{CHARACTER_SHAPE_MARGIN, CharacterShape};
 pub use solid::{Primitive, Solid};
 pub use world::World;

@@ -35,7 +35,7 @@
 //! order (a tie may go another way). Both matter only for hulls unlike the course's.
 
 use glam::{DMat3, DVec3};
-use parry3d_f64::shape::{ConvexPolyhedron, Cuboid, SharedShape};
+use parry3d_f64::shape::{ConvexPolyhedron, Cuboid, Cylinder, SharedShape};
 
 use crate::geometry::GeometryError;
 
@@ -82,6 +82,22 @@ pub(crate) fn validate(margin: f32) -> Result<f32, GeometryError> {
 fn asked(margin: f32, smallest_half_extent: f32) -> f32 {
     let limit = smallest_half_extent * COLLISION_MARGIN_FRACTION;
     if margin < limit { margin } else { limit }
+}
+
+/// An upright cylinder of `half_height` and `radius` (m) with `margin` (m), as Godot's Jolt
+/// builds a `CylinderShape3D`: its size kept, its rims rounded by the convex radius; `None`
+/// when that radius is 0.
+pub(crate) fn rounded_cylinder(half_height: f64, radius: f64, margin: f32) -> Option<Rounding> {
+    let smallest = half_height.min(radius);
+    let convex = asked(margin, smallest as f32);
+    if convex <= 0.0 || f64::from(convex) >= smallest {
+        return None;
+    }
+    let r = f64::from(convex);
+    Some(Rounding {
+        core: SharedShape::new(Cylinder::new(half_height - r, radius - r)),
+        radius: convex,
+    })
 }
 
 /// A box of `half_extents` (m) with `margin` (m); `None` when its radius is 0.

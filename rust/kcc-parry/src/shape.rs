@@ -4,6 +4,11 @@ use glam::Vec3;
 use kcc::ConfigError;
 use parry3d_f64::shape::{Capsule, Cuboid, Cylinder, SharedShape};
 
+/// `Shape3D.margin` of the character's own shape, m: the sample project's, which the Godot
+/// world gives its body too. Jolt rounds a cylinder's rims and a box's edges by it (a
+/// capsule is round already).
+pub const CHARACTER_SHAPE_MARGIN: f32 = 0.001;
+
 /// The character's shape and size. The origin of the body is the bottom of the shape ("feet"),
 /// and the shape stands along +Y.
 #[derive(Debug, Clone, Copy, PartialEq)]

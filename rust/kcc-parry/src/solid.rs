@@ -477,11 +477,36 @@ impl Rounded {
         }
     }
 
+    /// The core and radius of a character's `shape` whose `Shape3D.margin` is `margin` (m):
+    /// Jolt rounds a cylinder's rims and a box's edges by a convex radius of at most the
+    /// margin (see [`margin::rounded_box`]), keeping their size; a capsule is its segment
+    /// grown by its radius whatever the margin.
+    pub(crate) fn character(shape: &SharedShape, margin: f32) -> Self {
+        let rounding = if let Some(cylinder) = shape.as_cylinder() {
+            margin::rounded_cylinder(cylinder.half_height, cylinder.radius, margin)
+        } else if let Some(cuboid) = shape.as_cuboid() {
+            margin::rounded_box(cuboid.half_extents, margin)
+        } else {
+            None
+        };
+        match rounding {
+            Some(rounding) => Self {
+                cylinder: rounding.core.as_cylinder().copied(),
+                core: rounding.core,
+                segment: None,
+                radius: f64::from(rounding.radius),
+            },
+            None => Self::new(shape),
+        }
+    }
+
     /// The contact of the rounded shape at `pose` with `target` closer than `prediction` (m).
     fn contact(&self, pose: &Pose, target: &Target, prediction: f64) -> Option<Touch> {
         let closed = match (&self.segment, &self.cylinder) {
             (Some(segment), _) => self.segment_contact(segment, pose, target, prediction),
-            (None, Some(cylinder)) => cylinder_contact(cylinder, pose, target, prediction),
+            (None, Some(cylinder)) => {
+                cylinder_contact(cylinder, self.radius, pose, target, prediction)
+            }
             (None, None) => Closed::Unknown,
         };
         match closed {
@@ -608,11 +633,18 @@ impl Closed {
     }
 }
 
-/// The contact of a cylinder at `pose` with `target` in closed form, when there is one (an
-/// upright box, turned about the cylinder's axis only; a face, an edge or a corner of a box, a
-/// hull or a triangle) and the cylinder is further from the target than [`TOUCH_DISTANCE`];
-/// [`Closed::Beyond`] when a face's plane has it further than `prediction` (m) from the target.
-fn cylinder_contact(cylinder: &Cylinder, pose: &Pose, target: &Target, prediction: f64) -> Closed {
+/// The contact of a cylinder core at `pose` grown by `body_radius` (m) with `target` in closed
+/// form, when there is one (an upright box, turned about the cylinder's axis only; a face, an
+/// edge or a corner of a box, a hull or a triangle) and the core is further from the target
+/// than [`TOUCH_DISTANCE`]; [`Closed::Beyond`] when a face's plane has it further than
+/// `prediction` (m) from the target.
+fn cylinder_contact(
+    cylinder: &Cylinder,
+    body_radius: f64,
+    pose: &Pose,
+    target: &Target,
+    prediction: f64,
+) -> Closed {
     let center = target.pose.inverse_transform_point(pose.translation);
     let axis = target.pose.rotation.inverse() * (pose.rotation * DVec3::Y);
     let (half_height, radius) = (cylinder.half_height, cylinder.radius);
@@ -623,20 +655,20 @@ fn cylinder_contact(cylinder: &Cylinder, pose: &Pose, target: &Target, predictio
         Some(cuboid) if axis.x == 0.0 && axis.z == 0.0 => {
             let half = cuboid.half_extents;
             let nearest = cylinder::nearest_to_upright_box(center, half_height, radius, half);
-            Closed::of_nearest(nearest, target, 0.0)
+            Closed::of_nearest(nearest, target, body_radius)
         }
         Some(cuboid) => {
             let half = cuboid.half_extents;
             let faces = cylinder::box_faces(half);
             let on_face = cylinder::nearest_on_face(center, axis, half_height, radius, &faces);
-            Closed::face_or_edges(on_face, target, 0.0, prediction, || {
+            Closed::face_or_edges(on_face, target, body_radius, prediction, || {
                 edges(&cylinder::box_corners(half), &cylinder::BOX_EDGES)
             })
         }
         None => {
             let faces = target.faces;
             let on_face = cylinder::nearest_on_face(center, axis, half_height, radius, faces);
-            Closed::face_or_edges(on_face, target, 0.0, prediction, || {
+            Closed::face_or_edges(on_face, target, body_radius, prediction, || {
                 edges(&triangle_corners(target)?, &segment::TRIANGLE_EDGES)
             })
         }

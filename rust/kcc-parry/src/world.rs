@@ -205,10 +205,12 @@ pub struct BodyShape {
 }
 
 impl BodyShape {
-    /// `shape` with its centre `center` (m) above the body's origin.
-    pub(crate) fn new(shape: SharedShape, center: DVec3) -> Self {
+    /// A character's `shape` with its centre `center` (m) above the body's origin, rounded as
+    /// Jolt rounds it for a `Shape3D.margin` of `margin` (m; see [`Rounded::character`]; sharp
+    /// with a margin of 0).
+    pub(crate) fn character(shape: SharedShape, margin: f32, center: DVec3) -> Self {
         Self {
-            rounded: Rounded::new(&shape),
+            rounded: Rounded::character(&shape, margin),
             center,
             local_aabb: shape.compute_local_aabb(),
         }
@@ -849,7 +851,7 @@ mod tests {
             radius: 0.4,
             height: 1.8,
         };
-        BodyShape::new(shape.to_parry(), shape.center_offset())
+        BodyShape::character(shape.to_parry(), 0.0, shape.center_offset())
     }
 
     /// A wall whose face toward -X is at `x`.
@@ -906,5 +908,58 @@ mod tests {
         let result = world.test_motion(&cylinder(), &along_x(0.02));
         assert!(result.collided());
         assert!(result.travel.x < 0.0099);
+    }
+
+    #[test]
+    fn a_characters_cylinder_has_its_rims_rounded_by_its_margin_as_jolts() {
+        // A 45 degree face (a chamfer) through the origin, its normal (0, 1, 1) / sqrt 2, and
+        // the cylinder's bottom front rim 0.2 mm inside its plane. Sharp, the rim overlaps it
+        // by 0.2 mm; with Godot's character margin of 1 mm, Jolt rounds the rim by 1 mm and
+        // the shape is (sqrt 2 - 1) mm - 0.2 mm = 0.214 mm clear of the face (measured on
+        // Jolt: a horizontal test from such a place into a mesh's chamfer is free).
+        let face = crate::geometry::mesh(
+            vec![
+                Vec3::new(-2.0, -1.0, 1.0),
+                Vec3::new(2.0, -1.0, 1.0),
+                Vec3::new(0.0, 1.0, -1.0),
+            ],
+            vec![[0, 2, 1]],
+            Vec3::ZERO,
+        )
+        .unwrap();
+        let mut world = World::new();
+        world.add(face);
+        let shape = CharacterShape::Cylinder {
+            radius: 0.4,
+            height: 1.8,
+        };
+        let inside = 0.0002f32;
+        // The rim's front bottom point at the plane's y + z = 0, pushed in along -(0, 1, 1).
+        let rim = Vec3::new(0.0, 0.0, 0.0) - Vec3::new(0.0, 1.0, 1.0).normalize() * inside;
+        let bottom = rim + Vec3::Z * 0.4;
+        let sharp = BodyShape::character(shape.to_parry(), 0.0, shape.center_offset());
+        let rounded = BodyShape::character(
+            shape.to_parry(),
+            crate::shape::CHARACTER_SHAPE_MARGIN,
+            shape.center_offset(),
+        );
+        let deep = world.penetration(&sharp, bottom);
+        assert!((deep - inside).abs() < 1e-5, "sharp: {deep}");
+        assert_eq!(world.penetration(&rounded, bottom), 0.0);
+        // Straight down, the gap along the normal, (sqrt 2 - 1) mm - 0.2 mm, is 0.302 mm:
+        // 0.1 mm down is free, 0.5 mm down meets the face.
+        let down = |depth: f32| {
+            let params = MotionParameters {
+                from: bottom,
+                motion: Vec3::new(0.0, -depth, 0.0),
+                margin: 1e-5,
+                max_collisions: 1,
+                recovery_as_collision: false,
+                exclude: None,
+            };
+            world.test_motion(&rounded, &params).collided()
+        };
+        assert!(!down(0.0001));
+        assert!(down(0.0005));
     }
 }

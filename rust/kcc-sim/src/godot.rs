@@ -23,8 +23,9 @@ use kcc_parry::{BodySettings, CharacterShape, Primitive};
 use crate::run::{Command, ControllerKind, Driver, GodotTick, Moved, Mover};
 use crate::scenario::{OtherCharacter, Scenario};
 
-/// `Shape3D.margin` of the character's own shape in the Godot world, m (the sample project's).
-pub const CHARACTER_SHAPE_MARGIN: f32 = 0.001;
+/// `Shape3D.margin` of the character's own shape in the Godot world, m (the sample project's;
+/// the parry world rounds the character's shape by the same margin).
+pub use kcc_parry::CHARACTER_SHAPE_MARGIN;
 
 /// How to start the Godot world.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

@@ -684,11 +684,7 @@ fn a_capsule_rolling_onto_an_edge_on_jolt_keeps_its_speed() {
     if !godot_available("a_capsule_rolling_onto_an_edge_on_jolt_keeps_its_speed") {
         return;
     }
-    let file = "scenarios/stairs_030_rolling.toml";
-    let rows = json_rows(&["run", file, "--world", "godot", "--tick-rate", "70"], 0);
-    assert_eq!(rows.len(), 1, "{rows:?}");
-    assert_eq!(rows[0]["physics"], "jolt", "{}", rows[0]);
-    assert_eq!(rows[0]["passed"], true, "{}", rows[0]);
+    passes_on_jolt("scenarios/stairs_030_rolling.toml", "70");
 }
 
 /// `stairs30cm_capsule` at 130 Hz on Jolt: a slide stopped 1.5 mm short of its walk against a
@@ -700,8 +696,12 @@ fn a_capsule_stopped_short_of_a_riser_on_jolt_keeps_its_speed() {
     if !godot_available("a_capsule_stopped_short_of_a_riser_on_jolt_keeps_its_speed") {
         return;
     }
-    let file = "scenarios/stairs30cm_capsule.toml";
-    let rows = json_rows(&["run", file, "--world", "godot", "--tick-rate", "130"], 0);
+    passes_on_jolt("scenarios/stairs30cm_capsule.toml", "130");
+}
+
+/// Runs `file` on Jolt at one `rate`: the run passes.
+fn passes_on_jolt(file: &str, rate: &str) {
+    let rows = json_rows(&["run", file, "--world", "godot", "--tick-rate", rate], 0);
     assert_eq!(rows.len(), 1, "{rows:?}");
     assert_eq!(rows[0]["physics"], "jolt", "{}", rows[0]);
     assert_eq!(rows[0]["passed"], true, "{}", rows[0]);
