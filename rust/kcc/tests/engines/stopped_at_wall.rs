@@ -155,17 +155,23 @@ fn walk(body: &mut StopsAtWall, ticks: u32) -> Vec<f32> {
     speeds
 }
 
-#[test]
-fn a_slide_stopped_dead_against_a_wall_keeps_the_walk_along_it() {
-    let mut body = StopsAtWall::new(f32::INFINITY, false);
+/// Walks a body whose first meeting with the wall stops it dead (`floor_first`: that slide
+/// reports the floor first) along the wall for a second: the walk's part along it, 5 m/s, is
+/// kept on the tick the slide stopped, and the body ends a second at 5 m/s along the wall,
+/// less the rest of that tick.
+fn keeps_the_walk_along_the_wall(floor_first: bool) {
+    let mut body = StopsAtWall::new(f32::INFINITY, floor_first);
     let speeds = walk(&mut body, 60);
     assert!(body.met, "the wall was met");
     let slowest = speeds.iter().copied().fold(f32::INFINITY, f32::min);
-    // Along the wall the walk's part that way is 5 m/s, kept on the tick the slide stopped.
     assert!(slowest > 4.9, "speeds {speeds:?}");
     assert!((body.position.z - WALL_Z).abs() < 1e-4, "{}", body.position);
-    // A second at 5 m/s, less the rest of the tick the slide stopped dead on.
     assert!(body.position.x > 4.85, "ends at {}", body.position);
+}
+
+#[test]
+fn a_slide_stopped_dead_against_a_wall_keeps_the_walk_along_it() {
+    keeps_the_walk_along_the_wall(false);
 }
 
 #[test]
@@ -181,10 +187,5 @@ fn a_slide_stopped_dead_in_a_corner_stays_stopped() {
 
 #[test]
 fn a_slide_that_met_the_floor_before_the_wall_it_stopped_dead_against_keeps_the_walk() {
-    let mut body = StopsAtWall::new(f32::INFINITY, true);
-    let speeds = walk(&mut body, 60);
-    assert!(body.met, "the wall was met");
-    let slowest = speeds.iter().copied().fold(f32::INFINITY, f32::min);
-    assert!(slowest > 4.9, "speeds {speeds:?}");
-    assert!(body.position.x > 4.85, "ends at {}", body.position);
+    keeps_the_walk_along_the_wall(true);
 }
