@@ -313,16 +313,26 @@ fn floats_over_tread<B: KinematicBody + ?Sized>(body: &B, plan: &Plan, lift: Opt
     floats && level_slide
 }
 
+/// What a step down came down on.
+#[derive(Debug, Clone, Copy)]
+struct Landed {
+    /// Its height along up, m.
+    top: f32,
+    /// The drop was a step, not a slope followed down.
+    is_step: bool,
+    /// It is level floor (see [`is_level`]).
+    level: bool,
+}
+
 /// The step down of a body that walked off the floor it stood on (see [`step_down`]); writes
-/// what it did into `settled`, and returns what it came down on (its height along up, m) and
-/// whether that was a step.
+/// what it did into `settled`, and returns what it came down on.
 fn step_down_onto_floor<B: KinematicBody + ?Sized>(
     body: &mut B,
     stairs: &StairSettings,
     plan: &Plan,
     slid: &Slid,
     settled: &mut Settled,
-) -> Option<(f32, bool)> {
+) -> Option<Landed> {
     let slid_to = body.position();
     let travelled = horizontal(slid_to - plan.start, plan.up);
     let step = step_down(body, stairs, travelled)?;
@@ -343,12 +353,18 @@ fn step_down_onto_floor<B: KinematicBody + ?Sized>(
             drop - slid.slope * plan.dt
         };
         settled.stepped = Some(step.height + before.min(0.0));
-        keep_to_walk(body, plan, slid_to);
+        if !step.beside_side {
+            keep_to_walk(body, plan, slid_to);
+        }
     }
     settled.on_edge = step.on_edge;
     // Standing on floor again: gravity does not accumulate (as Godot's slide).
     settled.caught = true;
-    Some((vertical(step.contact.point, plan.up), step.is_step))
+    Some(Landed {
+        top: vertical(step.contact.point, plan.up),
+        is_step: step.is_step,
+        level: is_level(step.contact.normal, plan.up),
+    })
 }
 
 /// After a step down, takes back how far the slide before it carried the body beyond its
@@ -385,7 +401,7 @@ fn keep_to_walk<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan, slid_to: V
 
 /// A flat base (see [`crate::flat_base`]): a rounded bottom stands on the edge still under it
 /// at the height its feet stood at (the floor or edge under it, or the top of the step it
-/// climbed), or on the lower edge a step down came down on (`landed`: its height, m, and
+/// climbed), or on the lower edge a step down came down on (`landed`: its height, and
 /// whether it was a step). A body that walked off the edge (or the level floor) it stood on
 /// comes down: the tick's whole drop is the step (see [`flat_base::come_down`]). `reach` is the
 /// flat base's probe length (m); `slid_to` where the slide left the body (m).
@@ -395,7 +411,7 @@ fn stand_or_come_down<B: KinematicBody + ?Sized>(
     slid: &Slid,
     reach: f32,
     slid_to: Vec3,
-    landed: Option<(f32, bool)>,
+    landed: Option<Landed>,
     settled: &mut Settled,
 ) {
     let up = plan.up;
@@ -403,8 +419,8 @@ fn stand_or_come_down<B: KinematicBody + ?Sized>(
     // The lower edge a step down came down on: from an edge or level floor the body stood on,
     // or from an edge it was rolling over (held again there, it rolls no further).
     let lower = landed
-        .filter(|(_, is_step)| *is_step)
-        .map(|(top, _)| top)
+        .filter(|landed| landed.is_step)
+        .map(|landed| landed.top)
         .filter(|top| here - top > edge_tolerance(reach));
     let walked = horizontal(body.position() - plan.start, up).length() > FACE_TEST_WALK;
     let base = hold_base(plan, slid, lower, walked);
@@ -437,7 +453,9 @@ fn stand_or_come_down<B: KinematicBody + ?Sized>(
     // that was rolling over an edge only onto level floor right below it (see `come_down`).
     let stood = plan.level || matches!(plan.footing, Footing::Held(_));
     let walked_off = matches!(plan.footing, Footing::Held(_)) || landed.is_some();
-    if slid.lift.is_none() && walked_off {
+    // A step down that came down on level floor stood the body on it and judged the step.
+    let judged = settled.stepped.is_some() && landed.is_some_and(|landed| landed.level);
+    if slid.lift.is_none() && walked_off && !judged {
         // No second look for a hold on the lower edge the step down came down on: the hold
         // above just looked for it.
         if let Some(came) = flat_base::come_down(body, plan.start, reach, stood, lower.is_none()) {

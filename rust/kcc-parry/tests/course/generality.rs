@@ -404,6 +404,25 @@ fn a_cylinder_walking_off_a_held_edge_steps_down_within_the_budget() {
 }
 
 #[test]
+fn a_cylinder_hugging_the_step_it_walked_off_steps_down_within_the_budget() {
+    // Walking down at 1.2 to 1.9 m/s at 280 to 292 Hz, a cylinder held on an edge walks off it
+    // with its rim against the side of that step: the probe down is answered free through the
+    // tread, the longer look meets the side, and the step down probes again a nudge further on
+    // and takes the nudge back. Then the flat base looked down once more for the level tread
+    // the step down had just stood it on (11 queries), and the walk's push out of the margin
+    // was tested back into the side it hugs (12).
+    for (stairs, rate, speed) in [(1, 291.937, 1.225_746_4), (0, 280.701_8, 1.907_831_5)] {
+        check(&Walk::at_course_size(
+            stairs,
+            Shape::Cylinder(0.4),
+            rate,
+            speed,
+        ))
+        .unwrap();
+    }
+}
+
+#[test]
 fn a_giant_cylinder_held_on_the_rounding_of_an_edge_walks_onto_the_tread_without_a_step() {
     // 3.06 times the course's size at 39 Hz (seed 22): the climb left the cylinder's rim on
     // the rounding of the second step's edge, and the engine's slide of the next level move

@@ -23,6 +23,9 @@ pub struct StepDown {
     pub on_edge: bool,
     /// What the body came down on: the sweep's contact with the floor or the edge.
     pub contact: Contact,
+    /// The body came down beside the side of the step it walked off, which it hugs: nothing
+    /// takes it back along its walk (see [`step_down`]).
+    pub beside_side: bool,
 }
 
 /// What a step down stood the body on.
@@ -190,7 +193,8 @@ pub fn step_down<B: KinematicBody + ?Sized>(
     if support.is_none() {
         support = onto_lower_edge(body, start, up, settings);
     }
-    if support.is_none() && along.length() > 1e-6 {
+    let beside_side = support.is_none() && along.length() > 1e-6;
+    if beside_side {
         let clear = 2.0 * body.safe_margin().max(0.0) + NUDGE;
         let ahead = body.test_move(start, along.normalize() * clear);
         let from = start + ahead.travel;
@@ -234,5 +238,6 @@ pub fn step_down<B: KinematicBody + ?Sized>(
         contact: match support {
             Support::Floor(contact) | Support::Edge(contact) => contact,
         },
+        beside_side,
     })
 }
