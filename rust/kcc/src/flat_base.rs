@@ -423,8 +423,16 @@ pub fn set_down<B: KinematicBody + ?Sized>(
         up,
         body.safe_margin(),
     );
-    if !edge || (top - base).abs() > edge_tolerance(reach) || top > high {
+    if !edge || (top - base).abs() > edge_tolerance(reach) {
         return SetDown::NoEdge;
+    }
+    if top > high {
+        // A round bottom the slide rested on the edge's rounding, its feet below the edge's
+        // top: raised onto the edge as a hold raises a body back to its base.
+        return match stand(body, here, base, None, reach) {
+            Some(_) => SetDown::Held,
+            None => SetDown::NoEdge,
+        };
     }
     // The probe fell further than the feet go before it touched: the held place is free, and
     // the body floats above the edge there. A bottom that falls no further is a flat one

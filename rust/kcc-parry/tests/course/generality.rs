@@ -423,6 +423,24 @@ fn a_cylinder_hugging_the_step_it_walked_off_steps_down_within_the_budget() {
 }
 
 #[test]
+fn a_capsule_the_climb_rests_on_the_rounding_below_its_top_is_held_within_the_budget() {
+    // At 24 to 25 Hz and 4.9 to 5.6 m/s up 0.15 and 0.2 m risers, the climb dropped a 0.3 m
+    // capsule onto the rounding of the step's edge with its feet below the edge's top, where
+    // its round bottom rests: the set-down's probe met the edge above the feet and left the
+    // body to the step down (a probe and a snap onto the same edge) and the hold after it (a
+    // raise and a probe): 11 queries. The set-down now raises it onto the edge itself.
+    for (stairs, rate, speed) in [(1, 24.580_952, 5.626_034_3), (0, 24.823_77, 4.909_887_3)] {
+        check(&Walk::at_course_size(
+            stairs,
+            Shape::Capsule(0.3),
+            rate,
+            speed,
+        ))
+        .unwrap();
+    }
+}
+
+#[test]
 fn a_giant_cylinder_held_on_the_rounding_of_an_edge_walks_onto_the_tread_without_a_step() {
     // 3.06 times the course's size at 39 Hz (seed 22): the climb left the cylinder's rim on
     // the rounding of the second step's edge, and the engine's slide of the next level move
