@@ -22,7 +22,7 @@ use crate::settings::ControllerSettings;
 use crate::smooth::{self, Floating};
 use crate::stairs::step_down;
 use crate::surface::is_level;
-use crate::tick;
+use crate::tick::{self, Ground};
 
 /// What the player or game code asks of the character this tick.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
@@ -139,11 +139,16 @@ impl Controller {
         };
         let top = self.top_speed(body, controls.wish);
         let floating = self.settings.floats();
+        let ground = match (floating, state.landing.on_edge()) {
+            (true, _) => Ground::Floats,
+            (false, true) => Ground::OnEdge,
+            (false, false) => Ground::Walks,
+        };
         let mut report = tick::run(
             body,
             input.velocity,
             top,
-            floating,
+            ground,
             dt,
             sanitized,
             |body, velocity, dt| self.substep(body, controls, input.crouch, state, velocity, dt),
@@ -214,13 +219,21 @@ impl Controller {
         let body = &mut checked_casts(body, self.settings.float_height());
         if self.settings.floats() {
             let slide = |body: &mut CheckedCasts<B>, velocity, dt| float::slide(body, velocity, dt);
-            return tick::run(body, velocity, 0.0, true, dt, Sanitized::default(), slide);
+            return tick::run(
+                body,
+                velocity,
+                0.0,
+                Ground::Floats,
+                dt,
+                Sanitized::default(),
+                slide,
+            );
         }
         tick::run(
             body,
             velocity,
             0.0,
-            false,
+            Ground::Walks,
             dt,
             Sanitized::default(),
             |body, velocity, dt| match smooth::ground_under(body, stairs, velocity) {

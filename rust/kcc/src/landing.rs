@@ -25,14 +25,27 @@ use crate::tolerances::MARGIN_PUSH_SHARE;
 pub struct Landing {
     /// The last move stepped down (its `stepped` was a step down).
     stepped_down: bool,
+    /// The last move ended supported by a step's edge (held there by the flat base, or
+    /// rolling over it).
+    on_edge: bool,
 }
 
 impl Landing {
-    /// What a move that reported `stepped` (m, negative for a step down) leaves to the next.
-    pub(crate) fn after(stepped: Option<f32>) -> Self {
+    /// What a move that reported `stepped` (m, negative for a step down) and ended `on_edge`
+    /// leaves to the next.
+    pub(crate) fn after(stepped: Option<f32>, on_edge: bool) -> Self {
         Self {
             stepped_down: stepped.is_some_and(|step| step < 0.0),
+            on_edge,
         }
+    }
+
+    /// True when the last move ended on a step's edge: whatever floor the engine tells of (a
+    /// step down's floor snap may have met the lower tread before the hold put the body back
+    /// on the edge above it), the body is on stairs, and the next tick is split by its length
+    /// as it is off level floor (see [`crate::tick`]).
+    pub(crate) fn on_edge(self) -> bool {
+        self.on_edge
     }
 
     /// `plan` with the push the body gets out of the margin of the riser behind it taken off its
