@@ -329,6 +329,14 @@ proptest! {
     }
 }
 
+/// Checks the walks of `shape` at the course's size, each a staircase, a rate (Hz) and a
+/// speed (m/s).
+fn check_at_course_size(shape: Shape, walks: &[(usize, f32, f32)]) {
+    for &(stairs, rate, speed) in walks {
+        check(&Walk::at_course_size(stairs, shape, rate, speed)).unwrap();
+    }
+}
+
 // Walks that once broke an invariant, each kept with what went wrong.
 
 #[test]
@@ -422,15 +430,10 @@ fn a_cylinder_hugging_the_step_it_walked_off_steps_down_within_the_budget() {
     // and takes the nudge back. Then the flat base looked down once more for the level tread
     // the step down had just stood it on (11 queries), and the walk's push out of the margin
     // was tested back into the side it hugs (12).
-    for (stairs, rate, speed) in [(1, 291.937, 1.225_746_4), (0, 280.701_8, 1.907_831_5)] {
-        check(&Walk::at_course_size(
-            stairs,
-            Shape::Cylinder(0.4),
-            rate,
-            speed,
-        ))
-        .unwrap();
-    }
+    check_at_course_size(
+        Shape::Cylinder(0.4),
+        &[(1, 291.937, 1.225_746_4), (0, 280.701_8, 1.907_831_5)],
+    );
 }
 
 #[test]
@@ -440,15 +443,10 @@ fn a_capsule_the_climb_rests_on_the_rounding_below_its_top_is_held_within_the_bu
     // its round bottom rests: the set-down's probe met the edge above the feet and left the
     // body to the step down (a probe and a snap onto the same edge) and the hold after it (a
     // raise and a probe): 11 queries. The set-down now raises it onto the edge itself.
-    for (stairs, rate, speed) in [(1, 24.580_952, 5.626_034_3), (0, 24.823_77, 4.909_887_3)] {
-        check(&Walk::at_course_size(
-            stairs,
-            Shape::Capsule(0.3),
-            rate,
-            speed,
-        ))
-        .unwrap();
-    }
+    check_at_course_size(
+        Shape::Capsule(0.3),
+        &[(1, 24.580_952, 5.626_034_3), (0, 24.823_77, 4.909_887_3)],
+    );
 }
 
 #[test]
@@ -458,13 +456,14 @@ fn a_fast_capsule_walking_down_from_edge_to_edge_steps_down_every_riser() {
     // the lower tread before the hold put the body back on the edge, the engine told of that
     // level floor, and the next tick went unsplit from edge to edge. Three risers came as one
     // step of 0.24 m and two drops that were none (8 steps of 1.17 m for 10 risers of 1.5 m).
-    for (rate, speed) in [
-        (20.936_243, 5.803_081),
-        (20.925_78, 5.724_946_5),
-        (20.346_142, 5.640_776),
-    ] {
-        check(&Walk::at_course_size(0, Shape::Capsule(0.3), rate, speed)).unwrap();
-    }
+    check_at_course_size(
+        Shape::Capsule(0.3),
+        &[
+            (0, 20.936_243, 5.803_081),
+            (0, 20.925_78, 5.724_946_5),
+            (0, 20.346_142, 5.640_776),
+        ],
+    );
 }
 
 #[test]

@@ -359,21 +359,8 @@ fn a_cylinder_on_a_ramp_on_godot_physics_is_measured_by_the_overlap_of_its_own_b
     if !godot_available(name) {
         return;
     }
-    let rows = json_rows(
-        &[
-            "run",
-            "scenarios/ramp_30_cylinder.toml",
-            "--world",
-            "godot",
-            "--physics",
-            "godot",
-            "--tick-rate",
-            "120",
-        ],
-        0,
-    );
-    assert_eq!(rows.len(), 1, "{rows:?}");
-    let checks = rows[0]["checks"].as_array().unwrap();
+    let row = godot_row("scenarios/ramp_30_cylinder.toml", "godot", "120");
+    let checks = row["checks"].as_array().unwrap();
     let check = checks
         .iter()
         .find(|c| c["name"] == "max_penetration")
@@ -711,26 +698,32 @@ fn a_cylinder_at_a_rounded_crest_on_jolt_is_measured_by_the_crest_it_touches() {
     {
         return;
     }
-    let rows = json_rows(
-        &[
-            "run",
-            "scenarios/ramp_30_cylinder.toml",
-            "--world",
-            "godot",
-            "--tick-rate",
-            "200",
-        ],
-        0,
-    );
-    let depth = rows[0]["max_penetration"].as_f64().unwrap();
-    assert!(depth > 0.0 && depth < 0.002, "{}", rows[0]);
-    assert_eq!(rows[0]["passed"], true, "{}", rows[0]);
+    let row = godot_row("scenarios/ramp_30_cylinder.toml", "jolt", "200");
+    let depth = row["max_penetration"].as_f64().unwrap();
+    assert!(depth > 0.0 && depth < 0.002, "{row}");
+    assert_eq!(row["passed"], true, "{row}");
 }
 
 /// Runs `file` on Jolt at one `rate`: the run passes.
 fn passes_on_jolt(file: &str, rate: &str) {
-    let rows = json_rows(&["run", file, "--world", "godot", "--tick-rate", rate], 0);
+    let row = godot_row(file, "jolt", rate);
+    assert_eq!(row["physics"], "jolt", "{row}");
+    assert_eq!(row["passed"], true, "{row}");
+}
+
+/// Runs `file` on the Godot world with the engine `physics` at one `rate`; its JSON row.
+fn godot_row(file: &str, physics: &str, rate: &str) -> serde_json::Value {
+    let args = [
+        "run",
+        file,
+        "--world",
+        "godot",
+        "--physics",
+        physics,
+        "--tick-rate",
+        rate,
+    ];
+    let mut rows = json_rows(&args, 0);
     assert_eq!(rows.len(), 1, "{rows:?}");
-    assert_eq!(rows[0]["physics"], "jolt", "{}", rows[0]);
-    assert_eq!(rows[0]["passed"], true, "{}", rows[0]);
+    rows.remove(0)
 }
