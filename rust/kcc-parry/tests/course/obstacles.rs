@@ -185,6 +185,38 @@ fn low_ceiling_over_a_step_is_never_entered() {
 }
 
 #[test]
+fn a_body_held_against_a_step_with_no_room_over_it_gives_up_after_the_lift() {
+    // The low ceiling over the step above: once the body stands against the step, the lift
+    // meets the ceiling 0.2 m up, below the step's edge (0.3 m), and the climb gives up there.
+    // It went on to look ahead, slide along the edge and drop twice, every tick (9 queries a
+    // tick here, counting the slide's own; about 4 now).
+    let world = world(vec![
+        geometry::aabb_box(Vec3::new(0.0, 0.15, -2.0), Vec3::new(4.0, 0.3, 2.0)).unwrap(),
+        geometry::aabb_box(Vec3::new(0.0, 2.0 + 0.5, -1.5), Vec3::new(4.0, 1.0, 3.0)).unwrap(),
+    ]);
+    for shape in [capsule(), cylinder()] {
+        let controller = Controller::new(settings(4.0)).unwrap();
+        let mut body = body(&world, shape, Vec3::new(0.0, 0.0, 1.5));
+        settle(&controller, &mut body, 60.0);
+        walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 60);
+        let before = body.queries();
+        let trace = walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 60);
+        let per_tick = (body.queries() - before) as f32 / 60.0;
+        let end = body.position();
+        assert!(
+            per_tick < 5.0,
+            "{shape:?}: {per_tick} queries a tick at {end}"
+        );
+        assert!(trace.iter().all(|t| t.after.y < 0.29), "{shape:?} climbed");
+        let gap = gap_ahead(&mut body, end);
+        assert!(
+            gap < AGAINST,
+            "{shape:?} stopped {gap} m short of the step: {end}"
+        );
+    }
+}
+
+#[test]
 fn stepping_along_a_wall_gains_no_speed() {
     // Jolt's "stair walk along wall": velocity (5, 0, -1) against a wall at z = -0.5 for 1 s.
     let world = world(vec![

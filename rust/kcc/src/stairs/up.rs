@@ -131,6 +131,12 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     if vertical(rise.end - obstacle.at, up) <= MIN_STEP_RISE {
         return Ahead::Blocked;
     }
+    // A tread is no lower than the riser or edge the probe met: a lift that something overhead
+    // stopped short of that contact leaves no tread to land on.
+    let short = vertical(obstacle.contact.point - rise.end, up) > 2.0 * body.safe_margin();
+    if short {
+        return Ahead::Blocked;
+    }
     // 3. Forward (lower, under something the head met), and 4. down onto the step.
     let first = look_ahead(body, rise.end, direction, obstacle.remainder, settings);
     let ahead = match look_under(body, from, &first, &obstacle, direction, settings) {
