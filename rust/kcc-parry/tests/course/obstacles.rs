@@ -135,14 +135,24 @@ fn step_onto_a_surface_steeper_than_floor_max_angle_is_not_taken() {
     }
 }
 
+/// A 0.3 m step from z = -1 to -3 under a ceiling whose underside is `ceiling` m up, from
+/// z = 0 to -3.
+fn step_under_ceiling(ceiling: f32) -> std::sync::Arc<kcc_parry::World> {
+    world(vec![
+        geometry::aabb_box(Vec3::new(0.0, 0.15, -2.0), Vec3::new(4.0, 0.3, 2.0)).unwrap(),
+        geometry::aabb_box(
+            Vec3::new(0.0, ceiling + 0.5, -1.5),
+            Vec3::new(4.0, 1.0, 3.0),
+        )
+        .unwrap(),
+    ])
+}
+
 #[test]
 fn low_ceiling_over_a_step_is_never_entered() {
     // A 0.3 m step under a ceiling at 2.0 m: 1.7 m of room over the step, too little for the
     // 1.8 m body, which must stay below and never overlap the ceiling.
-    let world = world(vec![
-        geometry::aabb_box(Vec3::new(0.0, 0.15, -2.0), Vec3::new(4.0, 0.3, 2.0)).unwrap(),
-        geometry::aabb_box(Vec3::new(0.0, 2.0 + 0.5, -1.5), Vec3::new(4.0, 1.0, 3.0)).unwrap(),
-    ]);
+    let world = step_under_ceiling(2.0);
     for shape in [capsule(), cylinder()] {
         let controller = Controller::new(settings(4.0)).unwrap();
         let mut body = body(&world, shape, Vec3::new(0.0, 0.0, 1.5));
@@ -171,10 +181,7 @@ fn low_ceiling_over_a_step_is_never_entered() {
         );
     }
     // With enough headroom (ceiling at 2.2 m: 1.9 m over the step), the step is climbed.
-    let world = crate::common::world(vec![
-        geometry::aabb_box(Vec3::new(0.0, 0.15, -2.0), Vec3::new(4.0, 0.3, 2.0)).unwrap(),
-        geometry::aabb_box(Vec3::new(0.0, 2.2 + 0.5, -1.5), Vec3::new(4.0, 1.0, 3.0)).unwrap(),
-    ]);
+    let world = step_under_ceiling(2.2);
     let controller = Controller::new(settings(4.0)).unwrap();
     let mut body = body(&world, cylinder(), Vec3::new(0.0, 0.0, 1.5));
     settle(&controller, &mut body, 60.0);
@@ -190,10 +197,7 @@ fn a_body_held_against_a_step_with_no_room_over_it_gives_up_after_the_lift() {
     // meets the ceiling 0.2 m up, below the step's edge (0.3 m), and the climb gives up there.
     // It went on to look ahead, slide along the edge and drop twice, every tick (9 queries a
     // tick here, counting the slide's own; about 4 now).
-    let world = world(vec![
-        geometry::aabb_box(Vec3::new(0.0, 0.15, -2.0), Vec3::new(4.0, 0.3, 2.0)).unwrap(),
-        geometry::aabb_box(Vec3::new(0.0, 2.0 + 0.5, -1.5), Vec3::new(4.0, 1.0, 3.0)).unwrap(),
-    ]);
+    let world = step_under_ceiling(2.0);
     for shape in [capsule(), cylinder()] {
         let controller = Controller::new(settings(4.0)).unwrap();
         let mut body = body(&world, shape, Vec3::new(0.0, 0.0, 1.5));
