@@ -8,7 +8,7 @@ use crate::body::{KinematicBody, MotionTest};
 use crate::floor::{horizontal, up_of, vertical};
 use crate::sanitize::usable_position;
 use crate::settings::StairSettings;
-use crate::stairs::{Ahead, StepUp, step_up};
+use crate::stairs::{Ahead, Stance, StepUp, step_up};
 use crate::tolerances::{MIN_MOTION, OVER_RISER, WALK_SHARE};
 
 /// A lift onto a step made by [`climb`].
@@ -50,8 +50,8 @@ pub(crate) enum Climb {
 /// landing lies beyond `motion` (the minimum forward step) is lifted to the tread's height
 /// and floats there with the flat base ([`Lift::over`]); without it, it is moved ahead to
 /// that landing. Says what it found otherwise, and leaves the body alone.
-/// `aim`: the direction the input steers the body toward (unit, or zero); `level`: the body
-/// stands at `from` on level floor; `met`: what the slide that made `motion` from `from` met
+/// `aim`: the direction the input steers the body toward (unit, or zero); `stance`: how the
+/// body stands at `from` (see [`Stance`]); `met`: what the slide that made `motion` from `from` met
 /// first (see [`step_up`]).
 pub(crate) fn climb<B: KinematicBody + ?Sized>(
     body: &mut B,
@@ -59,7 +59,7 @@ pub(crate) fn climb<B: KinematicBody + ?Sized>(
     from: Vec3,
     motion: Vec3,
     aim: Vec3,
-    level: bool,
+    stance: Stance,
     met: Option<MotionTest>,
 ) -> Climb {
     let up = up_of(body);
@@ -68,7 +68,7 @@ pub(crate) fn climb<B: KinematicBody + ?Sized>(
     }
     // How far along the motion the slide before the climb (if any) already took the body.
     let slid = horizontal(body.position() - from, up).length();
-    let step = match step_up(body, from, motion, aim, stairs, level, met) {
+    let step = match step_up(body, from, motion, aim, stairs, stance, met) {
         Ahead::Stepped(step) => step,
         Ahead::Free => return Climb::Free,
         Ahead::Blocked => return Climb::Blocked,

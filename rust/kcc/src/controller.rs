@@ -20,7 +20,7 @@ use crate::report::TickReport;
 use crate::sanitize::{Sanitized, usable_position, usable_velocity};
 use crate::settings::ControllerSettings;
 use crate::smooth::{self, Floating};
-use crate::stairs::step_down;
+use crate::stairs::{Stance, step_down};
 use crate::surface::is_level;
 use crate::tick::{self, Ground};
 
@@ -289,7 +289,7 @@ impl Controller {
             from,
             motion,
             Vec3::ZERO,
-            level,
+            Stance::on(level),
             None,
         ) {
             Climb::Lifted(lift) => lift.height,

@@ -7,6 +7,7 @@ use crate::body::KinematicBody;
 use crate::floor::{horizontal, up_of, vertical};
 use crate::footing::Footing;
 use crate::movement::along_floor;
+use crate::stairs::Stance;
 use crate::surface::is_level;
 
 /// One move as planned: where it starts, its velocity split the way the slide will make it,
@@ -35,8 +36,9 @@ pub(crate) struct Plan {
     pub(crate) grounded: bool,
     /// On floor (or held) with `constant_horizontal_speed`: the move follows the floor's slope.
     pub(crate) follow: bool,
-    /// On level floor, the body's bottom on it (see [`crate::stairs::step_up`]).
-    pub(crate) level: bool,
+    /// How the body stands as the move begins: on level floor, held over an edge, or
+    /// elsewhere (see [`crate::stairs::step_up`]).
+    pub(crate) stance: Stance,
     /// The probe for a riser ran already this move and found none.
     pub(crate) probed: bool,
     /// Horizontal unit direction the input steers the body toward (zero without input): a
@@ -76,10 +78,14 @@ impl Plan {
         } else {
             0.0
         };
-        let level = match footing {
-            Footing::Floor | Footing::AtRiser => is_level(body.floor_normal(), up),
-            Footing::LevelFloor | Footing::Held(_) | Footing::OverTread => true,
-            Footing::Edge | Footing::Air | Footing::Unsure { .. } => false,
+        let stance = match footing {
+            Footing::Floor | Footing::AtRiser => Stance::on(is_level(body.floor_normal(), up)),
+            Footing::LevelFloor => Stance::Level,
+            Footing::Held(contact) => Stance::Held {
+                edge: Some(contact.point),
+            },
+            Footing::OverTread => Stance::Held { edge: None },
+            Footing::Edge | Footing::Air | Footing::Unsure { .. } => Stance::Other,
         };
         let on_edge = matches!(footing, Footing::Edge) || held;
         Self {
@@ -93,7 +99,7 @@ impl Plan {
             dt,
             grounded,
             follow,
-            level,
+            stance,
             probed,
             aim: Vec3::ZERO,
         }

@@ -451,7 +451,7 @@ fn stand_or_come_down<B: KinematicBody + ?Sized>(
     }
     // A body that stood held on an edge or on level floor comes down off it in one step; one
     // that was rolling over an edge only onto level floor right below it (see `come_down`).
-    let stood = plan.level || matches!(plan.footing, Footing::Held(_));
+    let stood = plan.stance.level() || matches!(plan.footing, Footing::Held(_));
     let walked_off = matches!(plan.footing, Footing::Held(_)) || landed.is_some();
     // A step down that came down on level floor stood the body on it and judged the step.
     let judged = settled.stepped.is_some() && landed.is_some_and(|landed| landed.level);
@@ -511,7 +511,7 @@ fn hold_base(
         (None, None, Footing::Held(edge)) => {
             Some((here, Some(flat_base::Face::Was(edge)).filter(|_| walked)))
         }
-        (None, None, _) if plan.level => Some((here, None)),
+        (None, None, _) if plan.stance.level() => Some((here, None)),
         (None, None, _) => None,
     }
 }

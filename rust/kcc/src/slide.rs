@@ -176,7 +176,7 @@ fn slide_and_climb<B: KinematicBody + ?Sized>(
         run,
         dt,
         grounded,
-        level,
+        stance,
         ..
     } = *plan;
     let probe = stairs.ground_follow.detection() == StepDetection::Probe;
@@ -185,7 +185,7 @@ fn slide_and_climb<B: KinematicBody + ?Sized>(
     if grounded && (probe || held_ahead || at_riser) && !plan.probed {
         // The probe first: a step found is climbed before the engine's slide touches it.
         let motion = (run + up * plan.slope) * dt;
-        if let Climb::Lifted(lift) = climb(body, stairs, start, motion, plan.aim, level, None) {
+        if let Climb::Lifted(lift) = climb(body, stairs, start, motion, plan.aim, stance, None) {
             return (run, plan.slope, Some(lift));
         }
     }
@@ -224,7 +224,7 @@ fn climb_at_wall<B: KinematicBody + ?Sized>(
         run,
         push,
         dt,
-        level,
+        stance,
         ..
     } = *plan;
     let stopped = |v: Vec3| horizontal(v, up).length() < run.length() * STOPPED_SHARE;
@@ -234,7 +234,7 @@ fn climb_at_wall<B: KinematicBody + ?Sized>(
     let mut found = if met.is_none() && walked_to_edge(body, motion) {
         Climb::Free
     } else {
-        climb(body, stairs, start, motion, plan.aim, level, met)
+        climb(body, stairs, start, motion, plan.aim, stance, met)
     };
     let walked = horizontal(body.position() - start, up).length();
     let cancelled = walked <= body.safe_margin().max(0.0);
@@ -247,7 +247,7 @@ fn climb_at_wall<B: KinematicBody + ?Sized>(
         // from rest.
         let margin = body.safe_margin().max(0.0);
         let reach = motion + horizontal(motion, up).normalize_or_zero() * (margin + NUDGE);
-        found = climb(body, stairs, start, reach, plan.aim, level, None);
+        found = climb(body, stairs, start, reach, plan.aim, stance, None);
     }
     if matches!(found, Climb::Free) && stopped(velocity) {
         // The slide stopped dead, yet the walk is free: it made the whole walk and ended
@@ -264,7 +264,7 @@ fn climb_at_wall<B: KinematicBody + ?Sized>(
         velocity = body.move_and_slide(run + up * push, dt);
         found = if body.is_on_wall() {
             let met = slide_met(body, run * dt).filter(|_| push == 0.0);
-            climb(body, stairs, start, run * dt, plan.aim, level, met)
+            climb(body, stairs, start, run * dt, plan.aim, stance, met)
         } else {
             Climb::Blocked
         };

@@ -34,6 +34,7 @@ use crate::settings::{ControllerSettings, StairSettings};
 use crate::settle::{self, Settled};
 use crate::slide::{self, Slid};
 use crate::smooth::{self, Floating};
+use crate::stairs::Stance;
 use crate::surface::is_level;
 use crate::tolerances::{BodyScale, MIN_STEP_RISE, edge_tolerance};
 
@@ -262,7 +263,17 @@ fn settle_unsure<B: KinematicBody + ?Sized>(
     let held = Footing::Held(contact);
     let run = horizontal(velocity, up);
     if vertical(velocity, up) <= 0.0
-        && let Climb::Lifted(lift) = climb(body, stairs, start, run * dt, aim, true, None)
+        && let Climb::Lifted(lift) = climb(
+            body,
+            stairs,
+            start,
+            run * dt,
+            aim,
+            Stance::Held {
+                edge: Some(contact.point),
+            },
+            None,
+        )
     {
         return Settling {
             footing: held,

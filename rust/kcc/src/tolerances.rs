@@ -49,6 +49,18 @@ pub fn tread_look(max_step_height: f32) -> f32 {
 /// above it. The engines' precision, not the character's size.
 pub const SWEEP_SLACK: f32 = 2e-3;
 
+/// How far above the feet of a body the flat base holds on a stair's edge the probe for a riser
+/// starts, m, with the feet at `feet` (m): 10 um, or 8 ulps of the feet's largest coordinate
+/// where f32 positions are coarser (beyond 10 m from the origin). The feet are at the edge's height,
+/// level with the tread a walk crosses: the motion grazes the tread, and whether Jolt counts
+/// that touch is the last bit of its f32 geometry (a touch whose contact does not oppose the
+/// motion ends Jolt's cast, and the whole motion is answered free, through the next step's
+/// nosing). A hair above, it never touches. Float rounding, not the character's size.
+pub fn graze_clearance(feet: glam::Vec3) -> f32 {
+    let coarse = 8.0 * f32::EPSILON * feet.abs().max_element();
+    1e-5f32.max(if coarse.is_finite() { coarse } else { 0.0 })
+}
+
 /// Smallest drop below the base that is worth holding back, m: float rounding.
 pub const MIN_HOLD: f32 = 1e-5;
 

@@ -277,6 +277,26 @@ fn a_capsule_stopped_a_little_short_of_a_riser_beyond_its_walk_keeps_its_speed()
 }
 
 #[test]
+fn a_capsule_held_on_a_sharp_edge_walks_onto_the_tread_and_finds_the_next_nosing() {
+    // `stairs_020_sprint_capsule` with sharp edges (shape margins 0, as a triangle mesh has
+    // them) at 30 Hz: the flat base held the capsule with its feet at the edge's height, level
+    // with the tread, and its walk grazed the tread: the probe was answered free through the
+    // next step's nosing, the slide went 42 mm into it and the step down left the body 4.6 mm
+    // inside (at 60 Hz the walk dropped to 0.88 of its speed). The probe of a held body starts
+    // a hair above its feet (`tolerances::graze_clearance`).
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../scenarios/stairs_020_sprint_capsule.toml");
+    let mut scenario = Scenario::load(&path).unwrap();
+    scenario.set_shape_margin(0.0).unwrap();
+    for rate in [30.0, 60.0] {
+        let run = run::run(&scenario, ControllerKind::Kcc, rate).expect("the parry world answers");
+        let outcome = Outcome::new(&scenario, run);
+        let failed: Vec<_> = outcome.checks.iter().filter(|c| !c.passed).collect();
+        assert!(failed.is_empty(), "at {rate} Hz: {failed:?}");
+    }
+}
+
+#[test]
 fn a_capsule_walks_up_chamfered_and_rounded_mesh_stairs_at_its_speed() {
     // Stairs as art kits model them (scenarios/open/, one triangle mesh, every nosing cut by a
     // 45 degree chamfer or rounded): the capsule's step up landed its round bottom on the

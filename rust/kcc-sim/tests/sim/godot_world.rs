@@ -686,6 +686,47 @@ fn a_capsule_stopped_short_of_a_riser_on_jolt_keeps_its_speed() {
     passes_on_jolt("scenarios/stairs30cm_capsule.toml", "130");
 }
 
+/// `stairs_020_sprint_capsule` at 54.25 Hz on Jolt: held on a step's edge a fraction of a
+/// millimetre below the tread's top, the capsule's level walk grazed the tread after the
+/// recovery lifted it off the edge's rounding, and Jolt answered it free through the next
+/// step's nosing; the step down pushed the body out onto the nosing's edge (12 queries), the
+/// next tick climbed the rest of the riser, and the walk dropped to 0.44 of its speed (the
+/// parry world the same). The climb's probe tests such a walk again from a margin higher
+/// (`stairs::up::rose_off_an_edge`).
+#[test]
+fn a_capsule_walking_level_off_an_edge_on_jolt_finds_the_next_nosing() {
+    if !godot_available("a_capsule_walking_level_off_an_edge_on_jolt_finds_the_next_nosing") {
+        return;
+    }
+    passes_on_jolt("scenarios/stairs_020_sprint_capsule.toml", "54.24753");
+}
+
+/// `stairs_020_sprint_capsule` at 30 Hz on Jolt with sharp edges (shape margins 0): held by
+/// the flat base with its feet at a sharp edge's height, level with the tread, the capsule's
+/// walk grazed the tread, and Jolt answered it free through the next step's nosing or not by
+/// the last bit of its f32 geometry (of three such walks replayed from the same places, one
+/// free): a step of 0.187 m and a tick 0.84 of the walk. The probe of a held body starts a
+/// hair above its feet (`tolerances::graze_clearance`).
+#[test]
+fn a_capsule_held_on_a_sharp_edge_on_jolt_finds_the_next_nosing() {
+    if !godot_available("a_capsule_held_on_a_sharp_edge_on_jolt_finds_the_next_nosing") {
+        return;
+    }
+    let args = [
+        "run",
+        "scenarios/stairs_020_sprint_capsule.toml",
+        "--world",
+        "godot",
+        "--shape-margin",
+        "0",
+        "--tick-rate",
+        "30",
+    ];
+    let rows = json_rows(&args, 0);
+    assert_eq!(rows.len(), 1, "{rows:?}");
+    assert_eq!(rows[0]["passed"], true, "{}", rows[0]);
+}
+
 /// `ramp_30_cylinder` at 200 Hz on Jolt: on the tick the cylinder's rim came within 1 mm of the
 /// ramp's crest, rounded by the hull's 4 cm margin, the Godot world measured it 12.2 mm deep
 /// (the pairs of `collide_shape`, a manifold between the sharp faces, put the rim under the

@@ -6,4 +6,4 @@ mod down;
 mod up;
 
 pub use down::{StepDown, step_down};
-pub use up::{Ahead, StepUp, step_up};
+pub use up::{Ahead, Stance, StepUp, step_up};

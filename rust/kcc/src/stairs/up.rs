@@ -25,7 +25,38 @@ use crate::surface::{
     is_walkable, supports, usable_normal,
 };
 use crate::sweep::{Sweep, iterate_sweep, sweep_while};
-use crate::tolerances::{BodyScale, MIN_MOTION, MIN_STEP_RISE, touch_reach};
+use crate::tolerances::{BodyScale, MIN_MOTION, MIN_STEP_RISE, graze_clearance, touch_reach};
+
+/// How the body stands where a step up's probe starts.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Stance {
+    /// On level floor, its bottom on it: the floor under it needs no probe (it is at the body's
+    /// origin, its feet), and a level landing is a riser exactly as high as the body rises.
+    Level,
+    /// Held by the flat base (see [`crate::flat_base`]) over a stair's edge, its feet at the
+    /// height of the edge's contact `edge` (m), or floating at the height of the tread it
+    /// climbed (no `edge`): as on level floor, and a probe whose motion carries the feet past
+    /// the edge (any probe, without one) starts a hair above them ([`graze_clearance`]), so
+    /// that it does not graze the tread.
+    Held {
+        /// The point of the edge's contact, m.
+        edge: Option<Vec3>,
+    },
+    /// Anywhere else: on a slope, on an edge it rolls over, off the floor.
+    Other,
+}
+
+impl Stance {
+    /// The stance of a body standing on level floor when `level`, elsewhere otherwise.
+    pub fn on(level: bool) -> Self {
+        if level { Stance::Level } else { Stance::Other }
+    }
+
+    /// True on level floor or held over an edge: the feet are on what is under them.
+    pub fn level(self) -> bool {
+        self != Stance::Other
+    }
+}
 
 /// What lies ahead of a grounded body for this tick's horizontal motion.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -85,9 +116,7 @@ pub struct StepUp {
 /// riser within the safe margin would otherwise find its short motion free (the recovery
 /// pushes it clear first), while the engine's slide stops it there as against a wall.
 ///
-/// `level` says the body stands at `from` on level floor: the floor under it needs no probe
-/// (it is at the body's origin, its feet), and a level landing is a riser exactly as high as
-/// the body rises.
+/// `stance` says how the body stands at `from` (see [`Stance`]).
 ///
 /// `aim`: the horizontal unit direction the input steers the body toward (zero when there is
 /// none or it is the motion's own). A slide along a riser bends the motion away from the
@@ -108,7 +137,7 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     motion: Vec3,
     aim: Vec3,
     settings: &StairSettings,
-    level: bool,
+    stance: Stance,
     met: Option<MotionTest>,
 ) -> Ahead {
     let up = unit_up(body.up_direction());
@@ -116,7 +145,7 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     let asked = motion;
     let motion = at_least(motion, flat, settings.min_step_forward.max(0.0));
     // 1. Probe.
-    let obstacle = match find_obstacle(body, from, motion, asked, met, settings) {
+    let obstacle = match find_obstacle(body, from, motion, asked, met, stance, settings) {
         Probe::Found(obstacle) => obstacle,
         Probe::Free => return Ahead::Free,
         Probe::Blocked => return Ahead::Blocked,
@@ -152,7 +181,7 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         return Ahead::Blocked;
     }
     // 5. The riser and the tread.
-    let Some(tread) = riser_fits(body, from, ahead.top, &landing, level, settings) else {
+    let Some(tread) = riser_fits(body, from, ahead.top, &landing, stance.level(), settings) else {
         return Ahead::Blocked;
     };
     if !deep_enough(body, &landing, &ahead, obstacle.at, direction, settings) {
@@ -245,23 +274,30 @@ enum Probe {
 /// so a riser right behind an edge (or at a ramp's top) is found, and a failed attempt stays
 /// cheap. `asked` is the motion the caller's `met` (the first collision of its slide) made,
 /// before it was lengthened to the minimum forward step: the same contact stops the probe, at
-/// the same place, and stands for its first test.
+/// the same place, and stands for its first test. Otherwise a body held over an edge (`stance`)
+/// is probed from a hair above its feet.
 fn find_obstacle<B: KinematicBody + ?Sized>(
     body: &mut B,
     from: Vec3,
     motion: Vec3,
     asked: Vec3,
     met: Option<MotionTest>,
+    stance: Stance,
     settings: &StairSettings,
 ) -> Probe {
     let up = unit_up(body.up_direction());
     let max_angle = body.floor_max_angle();
-    let mut at = from;
-    let mut rest = motion;
     let mut met = met.filter(|m| m.contact.is_some()).map(|m| MotionTest {
         remainder: m.remainder + (motion - asked),
         ..m
     });
+    let mut at = match (stance, met) {
+        (Stance::Held { edge }, None) if edge.is_none_or(|e| crosses(from, e, motion, up)) => {
+            from + up * graze_clearance(from)
+        }
+        _ => from,
+    };
+    let mut rest = motion;
     for _ in 0..settings.sweep_iterations.clamp(1, 2) {
         let mut test = match met.take() {
             Some(known) => known,
@@ -274,6 +310,16 @@ fn find_obstacle<B: KinematicBody + ?Sized>(
             // rest of the motion is tested again from just above that floor.
             at += test.travel + up * touch_reach(body).max(floor.depth);
             test = body.test_move(at, test.remainder);
+        } else if rose_off_an_edge(&test, rest, up) {
+            // Free, after the recovery lifted the body off the rounding of an edge under it:
+            // its feet may then be level with the top of the tread the motion crosses, which
+            // the motion grazes. Jolt's cast stops at that touch and, its contact not opposing
+            // the motion, answers free for the whole motion, through whatever lies beyond (a
+            // 0.3 m capsule held on an edge at 119 Hz ended a walk 4.5 mm inside the next
+            // step's nosing). The motion is tested again from a safe margin above where the
+            // recovery left the body.
+            at += test.travel - rest + up * body.safe_margin().max(0.0);
+            test = body.test_move(at, rest);
         }
         let Some(hit) = test.contact else {
             // Free, or free after following walkable ground as Godot's slide would: done.
@@ -295,6 +341,24 @@ fn find_obstacle<B: KinematicBody + ?Sized>(
         }
     }
     Probe::Blocked
+}
+
+/// True when `motion` (m) from `from` (m) carries the feet over `edge` (m) in the horizontal
+/// plane: the edge lies ahead along the motion, no further than the motion reaches.
+fn crosses(from: Vec3, edge: Vec3, motion: Vec3, up: Vec3) -> bool {
+    let flat = horizontal(motion, up);
+    let along = horizontal(edge - from, up).dot(flat.normalize_or_zero());
+    along >= 0.0 && along <= flat.length()
+}
+
+/// True when `test` of `motion` (m) was answered free after the engine's recovery lifted the
+/// body along a tilted normal (more than [`is_level`] allows): off the rounding of an edge under
+/// it, not off level floor, whose recovery leaves the feet clear of it.
+fn rose_off_an_edge(test: &MotionTest, motion: Vec3, up: Vec3) -> bool {
+    let recovery = test.travel - motion;
+    test.contact.is_none()
+        && vertical(recovery, up) > MIN_MOTION
+        && !is_level(recovery.normalize_or_zero(), up)
 }
 
 /// True when `test` stopped short of its motion at `hit`, a contact its remainder does not
