@@ -63,6 +63,34 @@ fn riser_higher_than_max_step_is_not_climbed() {
 }
 
 #[test]
+fn a_body_held_against_a_riser_too_high_gives_up_at_its_edge() {
+    // Against the 0.45 m riser (max step 0.4 m), every tick's climb lifted the body, looked
+    // ahead and dropped twice onto the riser's edge before it measured the riser too high (7
+    // queries a tick for the capsule, counting the slide's own and the look for a body under
+    // it): the first drop's edge, higher above the feet than a riser may be, already says so.
+    let world = world(vec![
+        geometry::aabb_box(Vec3::new(0.0, 0.225, -2.0), Vec3::new(4.0, 0.45, 2.0)).unwrap(),
+    ]);
+    for shape in [capsule(), cylinder()] {
+        let controller = Controller::new(settings(4.0)).unwrap();
+        let mut body = body(&world, shape, Vec3::new(0.0, 0.0, 0.0));
+        settle(&controller, &mut body, 60.0);
+        walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 60);
+        let before = body.queries();
+        let trace = walk(&controller, &mut body, Vec3::NEG_Z, 60.0, 60);
+        let per_tick = (body.queries() - before) as f32 / 60.0;
+        let end = body.position();
+        assert!(
+            per_tick <= 6.0,
+            "{shape:?}: {per_tick} queries a tick at {end}"
+        );
+        assert!(trace.iter().all(|t| t.after.y < 0.01), "{shape:?} climbed");
+        let gap = gap_ahead(&mut body, end);
+        assert!(gap < AGAINST, "{shape:?} stopped {gap} m short: {end}");
+    }
+}
+
+#[test]
 fn thin_ledge_against_a_wall_is_not_climbed() {
     // A ledge 0.3 m high and 0.05 m deep in front of a 3 m wall.
     let world = world(vec![

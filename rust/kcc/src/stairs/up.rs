@@ -542,7 +542,13 @@ fn land<B: KinematicBody + ?Sized>(
         // angle) is not on floor for the engine. Step on only if a walkable tread follows a
         // little further on. The edge then supports the body (see `StepDown::on_edge`), which
         // rolls up over it in the next ticks at its own speed. When the way ahead was not
-        // clear, stand on the tread instead.
+        // clear, stand on the tread instead. An edge higher above the feet than a riser may be
+        // is no step, whatever lies behind it (`riser_fits` measures a riser from no higher
+        // than the feet): a body against a riser too high stops looking here, a drop sooner.
+        let margin = body.safe_margin().max(0.0);
+        if vertical(landing.contact.point - start, up) > settings.max_step_height + margin {
+            return None;
+        }
         let tread = tread_behind(
             body,
             start,
