@@ -712,19 +712,9 @@ fn a_capsule_held_on_a_sharp_edge_on_jolt_finds_the_next_nosing() {
     if !godot_available("a_capsule_held_on_a_sharp_edge_on_jolt_finds_the_next_nosing") {
         return;
     }
-    let args = [
-        "run",
-        "scenarios/stairs_020_sprint_capsule.toml",
-        "--world",
-        "godot",
-        "--shape-margin",
-        "0",
-        "--tick-rate",
-        "30",
-    ];
-    let rows = json_rows(&args, 0);
-    assert_eq!(rows.len(), 1, "{rows:?}");
-    assert_eq!(rows[0]["passed"], true, "{}", rows[0]);
+    let file = "scenarios/stairs_020_sprint_capsule.toml";
+    let row = godot_row_with(file, "jolt", "30", &["--shape-margin", "0"]);
+    assert_eq!(row["passed"], true, "{row}");
 }
 
 /// `ramp_30_cylinder` at 200 Hz on Jolt: on the tick the cylinder's rim came within 1 mm of the
@@ -754,7 +744,12 @@ fn passes_on_jolt(file: &str, rate: &str) {
 
 /// Runs `file` on the Godot world with the engine `physics` at one `rate`; its JSON row.
 fn godot_row(file: &str, physics: &str, rate: &str) -> serde_json::Value {
-    let args = [
+    godot_row_with(file, physics, rate, &[])
+}
+
+/// [`godot_row`] with the options `extra` besides (`--shape-margin 0`).
+fn godot_row_with(file: &str, physics: &str, rate: &str, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec![
         "run",
         file,
         "--world",
@@ -764,6 +759,7 @@ fn godot_row(file: &str, physics: &str, rate: &str) -> serde_json::Value {
         "--tick-rate",
         rate,
     ];
+    args.extend_from_slice(extra);
     let mut rows = json_rows(&args, 0);
     assert_eq!(rows.len(), 1, "{rows:?}");
     rows.remove(0)
