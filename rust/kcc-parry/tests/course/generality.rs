@@ -5,6 +5,8 @@
 //! - Any size: the staircase, the character, its speeds, gravity and every length of its
 //!   settings multiplied by a factor from 0.25 to 5 (a 0.45 m creature to a 9 m giant), times
 //!   kept: the same walk magnified.
+//! - Both kinds of edges: the steps' edges rounded by Godot's default shape margin, as Jolt
+//!   rounds a box's, or sharp (margin 0), as a triangle mesh's (since 2026-12-01).
 //!
 //! The invariants: on the floor on every tick, no overlap beyond the safe margin and the
 //! engines' tolerance, at most [`STEP_QUERY_BUDGET`] motion queries a move on a tick that
@@ -42,7 +44,9 @@
 //! 119.4 Hz and 4.6 m/s 4.5 mm inside the next step's nosing (its level walk from the rounding
 //! of the edge it was held on grazed the tread after the recovery and was answered free through
 //! the nosing, by Jolt as by this world; `stairs::up::rose_off_an_edge` since 2026-12-01), and a
-//! quarter-size capsule at 33 Hz in 12 queries; that seed passes since. A survey of 60 000 walks
+//! quarter-size capsule at 33 Hz in 12 queries; that seed passed since, until the walks drew
+//! sharp edges too: it then finds a 0.25 m capsule at 215.7 Hz (1.08 times the course's size,
+//! rounded edges) in 14 queries. A survey of 60 000 walks
 //! (15 seeds) on 2026-12-01 found 35 over the budget (11 to 14 queries on a step tick, none
 //! a cylinder's): most a 0.3 m capsule on the 0.2 m risers at 130 to 290 Hz whose slide stops
 //! dead against the next nosing, within the safe margin beyond the probe's reach (13 queries),
@@ -93,6 +97,9 @@ struct Walk {
     speed: f32,
     /// Size factor: lengths, speeds and accelerations are multiplied by it.
     scale: f32,
+    /// The steps' edges are sharp (shape margin 0, as a triangle mesh's), not rounded by
+    /// [`SHAPE_MARGIN`].
+    sharp: bool,
 }
 
 /// A character's shape at the course's size: its radius, m.
@@ -110,6 +117,7 @@ impl Walk {
             rate,
             speed,
             scale: 1.0,
+            sharp: false,
         }
     }
 
@@ -151,7 +159,8 @@ impl Walk {
         let mut world = World::new();
         world.add(ground());
         for solid in solids {
-            world.add(solid.with_margin(SHAPE_MARGIN).unwrap());
+            let margin = if self.sharp { 0.0 } else { SHAPE_MARGIN };
+            world.add(solid.with_margin(margin).unwrap());
         }
         Arc::new(world)
     }
@@ -312,24 +321,28 @@ fn stairs_and_shape(capsule: f32) -> impl Strategy<Value = (usize, Shape)> {
 proptest! {
     #![proptest_config(config())]
 
-    /// Any rate from 15 to 300 Hz and any walk from 1 to 6 m/s, at the course's size.
+    /// Any rate from 15 to 300 Hz and any walk from 1 to 6 m/s, at the course's size, the
+    /// steps' edges rounded or sharp.
     #[test]
     fn the_course_staircases_at_any_rate(
         (stairs, shape) in stairs_and_shape(0.3),
         rate in 15.0f32..300.0,
         speed in 1.0f32..6.0,
+        sharp in any::<bool>(),
     ) {
-        check(&Walk::at_course_size(stairs, shape, rate, speed))?;
+        check(&Walk { sharp, ..Walk::at_course_size(stairs, shape, rate, speed) })?;
     }
 
-    /// Any size from a quarter to five times the course's, at 30 to 240 Hz, at 4 m/s scaled.
+    /// Any size from a quarter to five times the course's, at 30 to 240 Hz, at 4 m/s scaled,
+    /// the steps' edges rounded or sharp.
     #[test]
     fn the_course_staircases_at_any_size(
         (stairs, shape) in stairs_and_shape(0.25),
         rate in 30.0f32..240.0,
         scale in 0.25f32..5.0,
+        sharp in any::<bool>(),
     ) {
-        check(&Walk { stairs, shape, rate, speed: 4.0, scale })?;
+        check(&Walk { stairs, shape, rate, speed: 4.0, scale, sharp })?;
     }
 }
 
@@ -406,6 +419,7 @@ fn a_small_capsule_stepped_down_by_a_sweep_is_held_on_the_edge() {
         rate: 58.356_3,
         speed: 4.0,
         scale: 0.545_735,
+        sharp: false,
     };
     check(&w).unwrap();
 }
@@ -482,6 +496,7 @@ fn a_giant_cylinder_held_on_the_rounding_of_an_edge_walks_onto_the_tread_without
         rate: 39.077_347,
         speed: 4.0,
         scale: 3.060_998_4,
+        sharp: false,
     })
     .unwrap();
 }
