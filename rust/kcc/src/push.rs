@@ -189,6 +189,11 @@ pub(crate) fn against_body<B: KinematicBody + ?Sized>(body: &B) -> bool {
     })
 }
 
+/// True when one of the last slide's collisions is another character.
+pub(crate) fn touched_a_character<B: KinematicBody + ?Sized>(body: &B) -> bool {
+    (0..body.slide_collision_count()).any(|index| body.touched_character(index))
+}
+
 /// Moves the body out of another character it overlaps, when its last slide touched one. In
 /// Godot a character's move reaches the physics server only in the physics step after the
 /// frame, so a character moving later in a frame meets one that moved earlier where it stood,
@@ -198,8 +203,7 @@ pub(crate) fn against_body<B: KinematicBody + ?Sized>(body: &B) -> bool {
 /// an overlap shallower than the margin is left to the engine (moving the body out of it each
 /// tick would make two characters leaning on each other tremble by a margin or two).
 pub(crate) fn separate_from_characters<B: KinematicBody + ?Sized>(body: &mut B) {
-    let touched = (0..body.slide_collision_count()).any(|index| body.touched_character(index));
-    if !touched {
+    if !touched_a_character(body) {
         return;
     }
     let here = body.position();

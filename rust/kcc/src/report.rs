@@ -16,6 +16,11 @@ pub struct TickReport {
     /// `get_real_velocity()` says after the tick; on a ramp it follows the slope, on a platform
     /// it includes the ride.
     pub real_velocity: Vec3,
+    /// How far the body was moved out of another character this tick outside the engine's
+    /// slide, m: Godot Physics' slide stops dead in a character that walked into the body
+    /// after its last move, and the move is made again out of it (see `real_velocity`, which
+    /// leaves it out, as `get_real_velocity()` does). Zero on almost every tick.
+    pub separated: Vec3,
     /// Height gained by stepping up this tick, m (0 or more).
     pub step_up: f32,
     /// Height lost by stepping down this tick, m (0 or less), including drops that only follow
@@ -54,6 +59,7 @@ impl TickReport {
     /// one's, its steps add up.
     pub(crate) fn absorb(&mut self, part: &TickReport) {
         self.velocity = part.velocity;
+        self.separated += part.separated;
         self.step_up += part.step_up;
         self.step_down += part.step_down;
         self.stepped = match (self.stepped, part.stepped) {

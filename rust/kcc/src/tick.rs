@@ -110,7 +110,8 @@ pub(crate) fn run<B: KinematicBody + ?Sized>(
         velocity = part.velocity;
         report.absorb(&part);
     }
-    let real_velocity = (body.position() - start) / (step_dt * substeps as f32);
+    let moved = body.position() - start - report.separated;
+    let real_velocity = moved / (step_dt * substeps as f32);
     if real_velocity.is_finite() {
         report.real_velocity = real_velocity;
     }
@@ -331,6 +332,7 @@ fn report_of<B: KinematicBody + ?Sized>(
         stepped,
         on_floor: body.is_on_floor() || settled.on_edge,
         substeps: 1,
+        separated: slid.separated,
         ..TickReport::default()
     }
 }

@@ -764,3 +764,20 @@ fn godot_row_with(file: &str, physics: &str, rate: &str, extra: &[&str]) -> serd
     assert_eq!(rows.len(), 1, "{rows:?}");
     rows.remove(0)
 }
+
+/// Two characters passing in a corridor at 30, 90 and 100 Hz: the other walked into ours after
+/// its last move, and Godot Physics' slide stopped dead in that overlap (its push out cancelled
+/// with its travel), for a tick at 0 m/s; each ended 0.23 m short. Out of the other, the slide
+/// is made again along its side (`slide::past_character`).
+#[test]
+fn characters_passing_on_godot_physics_slide_on_past_each_other() {
+    if !godot_available("characters_passing_on_godot_physics_slide_on_past_each_other") {
+        return;
+    }
+    passes_on_godot_physics(
+        "scenarios/characters_corridor_pass.toml",
+        "30,90,100",
+        3,
+        0.02,
+    );
+}

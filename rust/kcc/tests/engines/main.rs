@@ -1,6 +1,6 @@
 //! The controller against fake engines, in one test binary: an engine that answers nonsense,
 //! the answers real Godot + Jolt gives beside a step's edge, and slides that sink the body
-//! into level floor or stop dead against a wall as Godot Physics' do, a body whose side
+//! into level floor or stop dead against a wall or in another character as Godot Physics' do, a body whose side
 //! touches the top of a riser ahead, a slide that walks up to a step's edge, a floor normal
 //! that Godot Physics blends from a chamfer and level contacts, and the floor's contact that
 //! Godot Physics reports for a motion a riser stopped.
@@ -107,4 +107,5 @@ mod riser_touched;
 mod sinking_slide;
 mod step_down_at_edges;
 mod stopped_at_wall;
+mod stopped_in_character;
 mod walked_to_edge;
