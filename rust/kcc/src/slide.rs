@@ -145,7 +145,7 @@ fn past_character<B: KinematicBody + ?Sized>(
     velocity: Vec3,
 ) -> (Vec3, Vec3) {
     let here = body.position();
-    push::separate_from_characters(body);
+    push::separate_from_characters(body, 1.0);
     let separated = body.position() - here;
     if separated == Vec3::ZERO {
         return (velocity, separated);

@@ -14,8 +14,8 @@
 //!
 //! After each sub-step the controller **pushes** the bodies the engine simulates that the move
 //! walked into ([`crate::push::push_touched`]). Before the first, a body the last tick left
-//! against another character is moved out of any overlap with it
-//! ([`crate::push::separate_from_characters`]).
+//! against another character is moved out of half of any overlap with it (the other takes the
+//! other half; [`crate::push::separate_from_characters`]).
 
 use glam::Vec3;
 
@@ -100,7 +100,7 @@ pub(crate) fn run<B: KinematicBody + ?Sized>(
     let Some((substeps, step_dt)) = split.filter(|_| !sanitized.position) else {
         return report;
     };
-    crate::push::separate_from_characters(body);
+    crate::push::separate_from_characters(body, crate::push::BEFORE_MOVE_SHARE);
     let start = body.position();
     for substep in 0..substeps {
         let part = step(body, velocity, step_dt);

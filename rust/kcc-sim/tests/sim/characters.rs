@@ -1,6 +1,7 @@
 //! Other characters (`[[other_character]]`) in the parry world: two characters block each other
 //! in a narrow corridor and pass in a wide one, standing still once blocked; without the other
-//! character the same checks fail; a character is not climbed onto unless
+//! character the same checks fail; blocked, they rest touching at rates between the course's;
+//! a character is not climbed onto unless
 //! `step_onto_bodies` allows it; and the format's mistakes are errors naming the table and key.
 
 use std::path::Path;
@@ -57,6 +58,22 @@ fn two_characters_block_each_other_in_a_narrow_corridor_and_pass_in_a_wide_one()
         assert!(me.z < -8.0 && other.z > 0.0, "{rate} Hz: {me} {other}");
         assert!(me.x < -0.35 && other.x > 0.35, "{rate} Hz: {me} {other}");
         assert_eq!(failed(&pass, run), Vec::<String>::new(), "{rate} Hz");
+    }
+}
+
+/// Between the course's rates, where a walk from rest is a few millimetres a tick: each
+/// character pushed itself all the way out of the other, both walked into the gap that left,
+/// and they trembled for as long as they pushed (100 to 118 Hz: 103 ticks over 2 mm deep at
+/// 100 Hz, or 2 to 3 mm of jitter). Each takes half the overlap now, and they rest touching.
+#[test]
+fn two_characters_blocked_face_to_face_come_to_rest_between_the_courses_rates() {
+    let blocked = course_file("characters_corridor_blocked");
+    for rate in [100.0, 102.0, 104.0, 106.0, 109.0, 113.0, 118.0] {
+        assert_eq!(
+            failed(&blocked, ours(&blocked, rate)),
+            Vec::<String>::new(),
+            "{rate} Hz"
+        );
     }
 }
 
