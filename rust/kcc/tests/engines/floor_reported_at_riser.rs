@@ -83,19 +83,7 @@ impl KinematicBody for FloorReported {
         self.first = met.contact.is_some().then_some(met);
         if self.on_wall { Vec3::ZERO } else { velocity }
     }
-    fn first_slide_collision(&self) -> Option<MotionTest> {
-        self.first
-    }
-    fn is_on_floor(&self) -> bool {
-        true
-    }
-    fn is_on_wall(&self) -> bool {
-        self.on_wall
-    }
-    fn floor_normal(&self) -> Vec3 {
-        Vec3::Y
-    }
-    fn apply_floor_snap(&mut self) {}
+    on_level_floor_by_walls!();
     upright_body!(RADIUS);
 }
 

@@ -32,6 +32,27 @@ macro_rules! upright_body {
     };
 }
 
+/// The floor state of a fake engine whose body stands on level floor beside walls: always on
+/// the floor (normal +Y), on a wall as its `on_wall` field says, its last slide's first
+/// collision in its `first` field, and no floor snap of its own.
+macro_rules! on_level_floor_by_walls {
+    () => {
+        fn first_slide_collision(&self) -> Option<kcc::MotionTest> {
+            self.first
+        }
+        fn is_on_floor(&self) -> bool {
+            true
+        }
+        fn is_on_wall(&self) -> bool {
+            self.on_wall
+        }
+        fn floor_normal(&self) -> glam::Vec3 {
+            glam::Vec3::Y
+        }
+        fn apply_floor_snap(&mut self) {}
+    };
+}
+
 /// `position` and `set_position` of a fake engine that keeps the body's place, m, in its own
 /// `position` field.
 macro_rules! stored_position {

@@ -132,25 +132,13 @@ impl KinematicBody for OtherCharacter {
         self.position += along(motion * (1.0 - share));
         along(Vec3::new(velocity.x, 0.0, velocity.z))
     }
-    fn first_slide_collision(&self) -> Option<MotionTest> {
-        self.first
-    }
     fn slide_collision_count(&self) -> usize {
         usize::from(self.first.is_some())
     }
     fn touched_character(&self, index: usize) -> bool {
         index == 0 && self.first.is_some()
     }
-    fn is_on_floor(&self) -> bool {
-        true
-    }
-    fn is_on_wall(&self) -> bool {
-        self.on_wall
-    }
-    fn floor_normal(&self) -> Vec3 {
-        Vec3::Y
-    }
-    fn apply_floor_snap(&mut self) {}
+    on_level_floor_by_walls!();
     upright_body!(RADIUS);
 }
 
