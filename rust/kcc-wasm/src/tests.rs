@@ -221,6 +221,8 @@ fn read_report() -> TickReport {
         jumped: flag(report::JUMPED),
         crouched: flag(report::CROUCHED),
         substeps: mailbox::get(report::SUBSTEPS) as u32,
+        // The page's world has no other character to be moved out of: not in the mailbox.
+        separated: Vec3::ZERO,
         sanitized: kcc::Sanitized {
             wish_direction: bits & 1 != 0,
             velocity: bits & 2 != 0,
