@@ -135,7 +135,7 @@ fn unstopped<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan, velocity: Vec
 /// moved into the body after the body's last move (Godot moves a character in its server only
 /// in the physics step after the frame), and Godot Physics' slide stops dead in such an
 /// overlap, cancelling its push out with the travel, where Jolt's slides out and along the
-/// other's side (two characters passing in a corridor stopped dead for a tick at 30, 45, 90
+/// other's side (two characters passing in a corridor stopped dead for a tick at 30, 90
 /// and 100 Hz, each 0.23 m short at the end). Out of the overlap
 /// ([`push::separate_from_characters`], one motion test), the walk slides again; a body not
 /// deeper than its margins keeps the first slide's answer.
