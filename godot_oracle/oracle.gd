@@ -91,14 +91,14 @@ func _run(ops: Array) -> Dictionary:
 				results.append(_plain(found))
 			"move_and_slide":
 				var velocity := _port.move_and_slide(SceneBuilder.vec3(op["velocity"]), op["dt"])
-				var first := _port.first_slide_collision()
+				var collisions := []
+				for index in _port.slide_collision_count():
+					var said := _port.slide_collision(index)
+					if not said["hit"]:
+						break
+					collisions.append(_plain(said))
 				physics_usec += Time.get_ticks_usec() - began
-				results.append(
-					{
-						"velocity": _array(velocity),
-						"first": _plain(first) if first["hit"] else null,
-					}
-				)
+				results.append({"velocity": _array(velocity), "collisions": collisions})
 			"apply_floor_snap":
 				_port.apply_floor_snap()
 				physics_usec += Time.get_ticks_usec() - began

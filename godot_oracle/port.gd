@@ -73,18 +73,17 @@ func move_and_slide(velocity: Vector3, dt: float) -> Vector3:
 	return body.get_velocity() / scale
 
 
-## The last slide's first collision as a test_move result (travel, remainder, its deepest
-## contact); {"hit": false} when it touched nothing or a platform carried the body before or
-## after it.
-func first_slide_collision() -> Dictionary:
+## Collision `index` of the last slide as a test_move result (travel, remainder, its deepest
+## contact); {"hit": false} past its last collision, or when a platform carried the body
+## before or after it.
+func slide_collision(index: int) -> Dictionary:
 	# Carried by a platform before or after the slide: the first motion did not start where
 	# the body stood.
 	if carried or not body.get_platform_velocity().is_zero_approx():
 		return {"hit": false}
-	# Asked for a collision it does not have, the engine prints an error: count first.
-	if body.get_slide_collision_count() == 0:
+	var collision := _collision_at(index)
+	if collision == null:
 		return {"hit": false}
-	var collision := body.get_slide_collision(0)
 	return {
 		"hit": true,
 		"travel": collision.get_travel(),

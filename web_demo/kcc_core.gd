@@ -91,8 +91,8 @@ func _on_port_call(args: Array) -> void:
 			)
 		"move_and_slide":
 			_answer_vector(port.move_and_slide(Vector3(args[2], args[3], args[4]), args[5]))
-		"first_slide_collision":
-			_answer_test_move(port.first_slide_collision())
+		"slide_collision":
+			_answer_test_move(port.slide_collision(int(args[2])))
 		"slide_collision_count":
 			_core.answer(port.slide_collision_count())
 		"touched_body":

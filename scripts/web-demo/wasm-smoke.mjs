@@ -35,7 +35,7 @@ const host = {
     body.onFloor = ny <= 1e-4;
     put([vx, body.onFloor ? Math.max(vy, 0) : vy, vz]);
   },
-  host_first_slide_collision: () => 0,
+  host_slide_collision: () => 0,
   host_slide_collision_count: () => 0,
   host_touched_body: () => 0,
   host_push_body: () => {},

@@ -186,17 +186,13 @@ where
         to_glam(self.owner.base().get_velocity()) / scale
     }
 
-    fn first_slide_collision(&self) -> Option<MotionTest> {
+    fn slide_collision(&self, index: usize) -> Option<MotionTest> {
         // Carried by a platform before or after the slide: the first motion did not start
         // where the body stood.
         if self.carried || !self.owner.base().get_platform_velocity().is_zero_approx() {
             return None;
         }
-        // Asked for a collision it does not have, the engine prints an error: count first.
-        if self.owner.base().get_slide_collision_count() == 0 {
-            return None;
-        }
-        let collision = self.owner.base().get_slide_collision(0)?;
+        let collision = self.collision_at(index)?;
         Some(MotionTest {
             travel: to_glam(collision.get_travel()),
             remainder: to_glam(collision.get_remainder()),

@@ -51,8 +51,8 @@ pub struct GodotBody<'a> {
     session: &'a mut GodotSession,
     state: BodyState,
     deferred: Vec<Op>,
-    /// What the oracle's port said of the last slide's first collision.
-    first: Option<MotionTest>,
+    /// What the oracle's port said of the last slide's collisions, in order.
+    collisions: Vec<MotionTest>,
     calls: PortCalls,
     error: Option<GodotError>,
     scene: SceneResult,
@@ -76,7 +76,7 @@ impl<'a> GodotBody<'a> {
             session,
             state,
             deferred: Vec::new(),
-            first: None,
+            collisions: Vec::new(),
             calls: PortCalls::default(),
             error: None,
             scene: result,
@@ -155,7 +155,7 @@ impl<'a> GodotBody<'a> {
     pub fn select(&mut self, character: usize) -> Result<(), GodotError> {
         self.send(Op::Select { character })
             .ok_or_else(|| self.failure())?;
-        self.first = None;
+        self.collisions.clear();
         Ok(())
     }
 
@@ -322,7 +322,7 @@ impl KinematicBody for GodotBody<'_> {
 
     fn move_and_slide(&mut self, velocity: Vec3, dt: f32) -> Vec3 {
         self.calls.slides += 1;
-        self.first = None;
+        self.collisions.clear();
         if !velocity.is_finite() || !dt.is_finite() || dt <= 0.0 {
             return Vec3::ZERO;
         }
@@ -335,7 +335,7 @@ impl KinematicBody for GodotBody<'_> {
         };
         match serde_json::from_value::<SlideResult>(result) {
             Ok(slid) => {
-                self.first = slid.first.map(motion_test);
+                self.collisions = slid.collisions.into_iter().map(motion_test).collect();
                 v(slid.velocity)
             }
             Err(e) => {
@@ -345,8 +345,8 @@ impl KinematicBody for GodotBody<'_> {
         }
     }
 
-    fn first_slide_collision(&self) -> Option<MotionTest> {
-        self.first
+    fn slide_collision(&self, index: usize) -> Option<MotionTest> {
+        self.collisions.get(index).copied()
     }
 
     fn slide_collision_count(&self) -> usize {

@@ -419,13 +419,14 @@ pub struct TestMoveResult {
 }
 
 /// Result of a `move_and_slide`.
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct SlideResult {
     /// Velocity after sliding, m/s.
     pub velocity: [f32; 3],
-    /// The port's `first_slide_collision` right after the slide: `None` when it said none.
+    /// The port's `slide_collision` of each index right after the slide, in order, up to
+    /// the first it did not say.
     #[serde(default)]
-    pub first: Option<TestMoveResult>,
+    pub collisions: Vec<TestMoveResult>,
 }
 
 /// Result of [`Op::Overlap`].

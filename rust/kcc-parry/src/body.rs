@@ -36,10 +36,9 @@ pub struct ContactState {
     pub platform: Option<usize>,
     /// That solid's velocity where it was touched, m/s (Godot's `get_platform_velocity()`).
     pub platform_velocity: Vec3,
-    /// The last slide's first collision (Godot's `get_slide_collision(0)`), unless a moving
-    /// platform was under the body before or after the slide (see
-    /// `KinematicBody::first_slide_collision`).
-    pub first_collision: Option<MotionTest>,
+    /// The last slide's collisions are said (`KinematicBody::slide_collision`): no moving
+    /// platform was under the body before or after the slide.
+    pub collisions_said: bool,
 }
 
 /// A character body in a parry [`World`], moved with Godot's `test_move` and `move_and_slide`
@@ -55,6 +54,9 @@ pub struct ParryBody {
     /// The deepest contact of each collision of the last slide (Godot's
     /// `get_slide_collision(i)`).
     pub(crate) hits: Vec<MotionCollision>,
+    /// Each collision of the last slide as a motion test (Godot's `get_slide_collision(i)`'s
+    /// travel, remainder and deepest contact), in the order of `hits`.
+    pub(crate) tests: Vec<MotionTest>,
     /// Impulses given since they were last taken (see [`ParryBody::take_pushes`]).
     pushes: Vec<BodyPush>,
     /// The movable body the last [`KinematicBody::floor_body`] found under the body.
@@ -89,6 +91,7 @@ impl ParryBody {
             state: ContactState::default(),
             queries: 0,
             hits: Vec::new(),
+            tests: Vec::new(),
             pushes: Vec::new(),
             floor_found: None,
         })
@@ -233,8 +236,11 @@ impl KinematicBody for ParryBody {
         self.slide(velocity, dt)
     }
 
-    fn first_slide_collision(&self) -> Option<MotionTest> {
-        self.state.first_collision
+    fn slide_collision(&self, index: usize) -> Option<MotionTest> {
+        self.tests
+            .get(index)
+            .copied()
+            .filter(|_| self.state.collisions_said)
     }
 
     fn slide_collision_count(&self) -> usize {

@@ -88,12 +88,13 @@ impl ParryBody {
             };
         }
         // A platform under the body before the slide (or where it ends) may carry it before
-        // the slide's own motion: the first collision is then not said (as the addon's port).
+        // the slide's own motion: its collisions are then not said (as the addon's port).
         let carried =
             !is_zero_approx(self.state.platform_velocity) || !is_zero_approx(platform_velocity);
-        self.state.first_collision = None;
+        self.state.collisions_said = !carried;
         self.state.slide_collisions = 0;
         self.hits.clear();
+        self.tests.clear();
         self.state.slide_hit_wall = false;
         self.state.on_floor = false;
         self.state.on_wall = false;
@@ -113,6 +114,7 @@ impl ParryBody {
             if carried.collided() {
                 self.state.slide_collisions += 1;
                 self.hits.push(carried.collisions[0]);
+                self.tests.push(carried.motion_test(&self.world));
                 let found = self.classify(&carried, APPLY_ALL);
                 self.state.slide_hit_wall |= found.wall;
             }
@@ -124,7 +126,7 @@ impl ParryBody {
         self.state.ceiling_normal = Vec3::ZERO;
 
         if settings.motion_mode == MotionMode::Floating {
-            self.slide_floating(motion, velocity, carried);
+            self.slide_floating(motion, velocity);
             return self.slide_end(velocity, platform_velocity, start, dt);
         }
 
@@ -141,14 +143,12 @@ impl ParryBody {
                 self.move_and_collide(from, motion, !sliding_enabled, SLIDE_COLLISIONS);
             let mut collided = result.collided();
 
-            if collided && self.state.slide_collisions == 0 && !carried {
-                self.state.first_collision = Some(result.motion_test(&self.world));
-            }
             if collided {
                 let previous = self.state;
                 let found = self.classify(&result, APPLY_ALL);
                 self.state.slide_collisions += 1;
                 self.hits.push(result.collisions[0]);
+                self.tests.push(result.motion_test(&self.world));
                 self.state.slide_hit_wall |= found.wall;
 
                 if self.state.on_floor
@@ -321,7 +321,7 @@ impl ParryBody {
 
         self.snap_on_floor(was_on_floor, vel_dir_facing_up);
         if !is_zero_approx(self.state.platform_velocity) {
-            self.state.first_collision = None;
+            self.state.collisions_said = false;
         }
 
         // Standing on floor resets the accumulated fall.
@@ -346,9 +346,8 @@ impl ParryBody {
     /// Godot's floating slide iterations of `motion` (m) for a body with `velocity` (m/s):
     /// every contact is a wall; a wall met nearly head-on (within the wall min slide angle)
     /// stops the motion, the first slide along a wall keeps the motion's length, and no slide
-    /// turns back against the velocity. `carried`: a platform carried the body first (its
-    /// first collision is then not said).
-    fn slide_floating(&mut self, mut motion: Vec3, velocity: Vec3, carried: bool) {
+    /// turns back against the velocity.
+    fn slide_floating(&mut self, mut motion: Vec3, velocity: Vec3) {
         let settings = self.settings;
         let margin = settings.safe_margin;
         let mut first_slide = true;
@@ -358,12 +357,10 @@ impl ParryBody {
             if !result.collided() {
                 break;
             }
-            if self.state.slide_collisions == 0 && !carried {
-                self.state.first_collision = Some(result.motion_test(&self.world));
-            }
             let found = self.classify(&result, APPLY_ALL);
             self.state.slide_collisions += 1;
             self.hits.push(result.collisions[0]);
+            self.tests.push(result.motion_test(&self.world));
             self.state.slide_hit_wall |= found.wall;
             if is_zero_approx(result.remainder) {
                 break;

@@ -23,8 +23,8 @@ enum Answer {
     Vector(Vec3),
     /// A motion test.
     Move(MotionTest),
-    /// The slide's first collision.
-    First(Option<MotionTest>),
+    /// One of the slide's collisions.
+    Collision(Option<MotionTest>),
     /// A floor or wall flag.
     Flag(bool),
     /// An angle, margin, height or radius.
@@ -63,8 +63,8 @@ impl KinematicBody for Taping<'_> {
         let slid = self.body.move_and_slide(velocity, dt);
         self.keep(slid, |v| Answer::Vector(*v))
     }
-    fn first_slide_collision(&self) -> Option<MotionTest> {
-        self.keep(self.body.first_slide_collision(), |f| Answer::First(*f))
+    fn slide_collision(&self, index: usize) -> Option<MotionTest> {
+        self.keep(self.body.slide_collision(index), |f| Answer::Collision(*f))
     }
     fn slide_collision_count(&self) -> usize {
         self.keep(self.body.slide_collision_count(), |n| Answer::Count(*n))
@@ -238,10 +238,10 @@ impl KinematicBody for Replay<'_> {
     fn move_and_slide(&mut self, _: Vec3, _: f32) -> Vec3 {
         self.vector()
     }
-    fn first_slide_collision(&self) -> Option<MotionTest> {
+    fn slide_collision(&self, _: usize) -> Option<MotionTest> {
         self.take(
             |a| {
-                if let Answer::First(f) = a {
+                if let Answer::Collision(f) = a {
                     Some(f)
                 } else {
                     None

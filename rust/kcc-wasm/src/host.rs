@@ -58,9 +58,9 @@ unsafe extern "C" {
     fn host_test_move(body: u32, fx: f32, fy: f32, fz: f32, mx: f32, my: f32, mz: f32) -> i32;
     /// `move_and_slide` by a velocity (m/s) over `dt` (s): the velocity after at [`VECTOR`].
     fn host_move_and_slide(body: u32, vx: f32, vy: f32, vz: f32, dt: f32);
-    /// The last slide's first collision, as `host_test_move` answers: 1 and the answer at
+    /// Collision `index` of the last slide, as `host_test_move` answers: 1 and the answer at
     /// [`test_move`], or 0 when there is none to say.
-    fn host_first_slide_collision(body: u32) -> i32;
+    fn host_slide_collision(body: u32, index: u32) -> i32;
     /// How many collisions the last slide had.
     fn host_slide_collision_count(body: u32) -> i32;
     /// Collision `index` of the last slide as a body to push (a `RigidBody3D`, not frozen): 1
@@ -126,8 +126,9 @@ impl KinematicBody for HostBody {
         mailbox::vec3(VECTOR)
     }
 
-    fn first_slide_collision(&self) -> Option<MotionTest> {
-        let said = unsafe { host_first_slide_collision(self.id) } != 0;
+    fn slide_collision(&self, index: usize) -> Option<MotionTest> {
+        let index = u32::try_from(index).ok()?;
+        let said = unsafe { host_slide_collision(self.id, index) } != 0;
         said.then(|| read_motion_test(true))
     }
 

@@ -74,8 +74,8 @@ extern "C" fn host_move_and_slide(body: u32, vx: f32, vy: f32, vz: f32, dt: f32)
     }));
 }
 #[unsafe(no_mangle)]
-extern "C" fn host_first_slide_collision(body: u32) -> i32 {
-    match with_body(body, |b| b.first_slide_collision()) {
+extern "C" fn host_slide_collision(body: u32, index: u32) -> i32 {
+    match with_body(body, |b| b.slide_collision(index as usize)) {
         Some(found) => put_motion_test(found),
         None => 0,
     }

@@ -85,14 +85,17 @@ pub trait KinematicBody {
     /// `dt / tick` on the way in and back on the way out.
     fn move_and_slide(&mut self, velocity: Vec3, dt: f32) -> Vec3;
 
-    /// The first collision of the last [`move_and_slide`](Self::move_and_slide) (Godot's
-    /// `get_slide_collision(0)`) as a motion test: the travel and remainder of the motion that
-    /// met it and its deepest contact. `None` when the slide touched nothing, or when a moving
+    /// Collision `index` of the last [`move_and_slide`](Self::move_and_slide) (Godot's
+    /// `get_slide_collision(index)`) as a motion test: the travel and remainder of the slide's
+    /// motion that met it and its deepest contact. Godot's slide makes one motion after
+    /// another, each from where the last one stopped, and each motion that meets something is
+    /// one collision. `None` past the last collision, and for every index when a moving
     /// platform carried the body before the slide's own motion (that motion then did not start
     /// where the body stood). A climb after a slide that met a riser reads the riser here
     /// instead of testing the same motion again; an engine that does not tell (the default)
     /// costs that test.
-    fn first_slide_collision(&self) -> Option<MotionTest> {
+    fn slide_collision(&self, index: usize) -> Option<MotionTest> {
+        let _ = index;
         None
     }
 

@@ -19,9 +19,9 @@ pub trait BodyHooks<B: KinematicBody + ?Sized> {
         body.move_and_slide(velocity, dt)
     }
 
-    /// [`KinematicBody::first_slide_collision`] of `body`.
-    fn first_slide_collision(&self, body: &B) -> Option<MotionTest> {
-        body.first_slide_collision()
+    /// [`KinematicBody::slide_collision`] `index` of `body`.
+    fn slide_collision(&self, body: &B, index: usize) -> Option<MotionTest> {
+        body.slide_collision(index)
     }
 
     /// [`KinematicBody::apply_floor_snap`] of `body`.
@@ -63,8 +63,8 @@ impl<B: KinematicBody + ?Sized, H: BodyHooks<B>> KinematicBody for Hooked<'_, B,
     fn move_and_slide(&mut self, velocity: Vec3, dt: f32) -> Vec3 {
         self.hooks.move_and_slide(self.body, velocity, dt)
     }
-    fn first_slide_collision(&self) -> Option<MotionTest> {
-        self.hooks.first_slide_collision(self.body)
+    fn slide_collision(&self, index: usize) -> Option<MotionTest> {
+        self.hooks.slide_collision(self.body, index)
     }
     fn slide_collision_count(&self) -> usize {
         self.body.slide_collision_count()

@@ -138,7 +138,7 @@ fn out_of_landed_floor<B: KinematicBody + ?Sized>(
     if !(body.is_on_floor() && is_level(body.floor_normal(), up)) {
         return 0.0;
     }
-    let Some(floor) = body.first_slide_collision().and_then(|hit| hit.contact) else {
+    let Some(floor) = body.slide_collision(0).and_then(|hit| hit.contact) else {
         return 0.0;
     };
     let here = body.position();
@@ -176,7 +176,7 @@ fn out_of_snapped_floor<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan, sl
     // The drop first: it needs no call to the engine, and most ticks end there.
     let snapped = || {
         slid.lift.is_none()
-            && body.first_slide_collision().is_none()
+            && body.slide_collision(0).is_none()
             && body.is_on_floor()
             && is_level(body.floor_normal(), up)
     };

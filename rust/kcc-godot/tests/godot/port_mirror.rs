@@ -45,7 +45,7 @@ const TABLE: [(&str, &[&str]); 21] = [
         ],
     ),
     (
-        "first_slide_collision",
+        "slide_collision",
         &[
             "get_platform_velocity",
             "get_slide_collision_count",

@@ -216,7 +216,7 @@ fn a_cylinder_on_stairs_at_80_degrees_floats_over_the_rounded_edges() {
 struct Untold;
 
 impl BodyHooks<kcc_parry::ParryBody> for Untold {
-    fn first_slide_collision(&self, _: &kcc_parry::ParryBody) -> Option<kcc::MotionTest> {
+    fn slide_collision(&self, _: &kcc_parry::ParryBody, _: usize) -> Option<kcc::MotionTest> {
         None
     }
 }
@@ -427,7 +427,7 @@ impl BodyHooks<kcc_parry::ParryBody> for StopsDeadAtWalls {
     }
 
     /// The contact of the slide's recovery, not of its motion: nothing a climb can read.
-    fn first_slide_collision(&self, _body: &kcc_parry::ParryBody) -> Option<kcc::MotionTest> {
+    fn slide_collision(&self, _body: &kcc_parry::ParryBody, _: usize) -> Option<kcc::MotionTest> {
         None
     }
 }

@@ -701,6 +701,19 @@ fn a_capsule_walking_level_off_an_edge_on_jolt_finds_the_next_nosing() {
     passes_on_jolt("scenarios/stairs_020_sprint_capsule.toml", "54.24753");
 }
 
+/// `stairs_020_sprint_capsule` at 165 Hz on Jolt: the capsule's slide followed the tread and
+/// met the next step's nosing 0.3 mm short of its end, and Jolt's `move_and_slide` took that
+/// motion's 18.7 mm back (a grounded body meeting a wall within 20 safe margins): a tick at
+/// 0.47 of the walk. The slide is made again short of the nosing (`slide::remade_short`, read
+/// from `get_slide_collision(i)`).
+#[test]
+fn a_slide_jolt_took_back_short_of_the_next_nosing_keeps_the_walk() {
+    if !godot_available("a_slide_jolt_took_back_short_of_the_next_nosing_keeps_the_walk") {
+        return;
+    }
+    passes_on_jolt("scenarios/stairs_020_sprint_capsule.toml", "165");
+}
+
 /// `stairs_020_sprint_capsule` at 30 Hz on Jolt with sharp edges (shape margins 0): held by
 /// the flat base with its feet at a sharp edge's height, level with the tread, the capsule's
 /// walk grazed the tread, and Jolt answered it free through the next step's nosing or not by

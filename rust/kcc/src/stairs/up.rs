@@ -125,7 +125,7 @@ pub struct StepUp {
 /// [`TOWARD_RISER_COSINE`] of it.
 ///
 /// `met`: what a test of `motion` from `from` already found, when the caller has it (the first
-/// collision of a slide that made that motion, see [`KinematicBody::first_slide_collision`]): it
+/// collision of a slide that made that motion, see [`KinematicBody::slide_collision`]): it
 /// stands for the probe's first test, which is then not made.
 ///
 /// What the probe meets is no step when it is [`Contact::movable`](crate::Contact::movable) (a

@@ -58,7 +58,7 @@ impl KinematicBody for Chamfer {
         self.position += velocity * dt;
         velocity
     }
-    fn first_slide_collision(&self) -> Option<MotionTest> {
+    fn slide_collision(&self, _: usize) -> Option<MotionTest> {
         None
     }
     fn is_on_floor(&self) -> bool {

@@ -39,9 +39,9 @@ impl KinematicBody for LandingFloor {
         self.position = Vec3::new(to.x, height, to.z);
         Vec3::new(velocity.x, 0.0, velocity.z)
     }
-    fn first_slide_collision(&self) -> Option<MotionTest> {
+    fn slide_collision(&self, index: usize) -> Option<MotionTest> {
         let at = Vec3::new(self.position.x, 0.0, self.position.z);
-        self.on_floor.then(|| MotionTest {
+        (index == 0 && self.on_floor).then(|| MotionTest {
             travel: Vec3::ZERO,
             remainder: Vec3::ZERO,
             contact: Some(static_contact(Vec3::Y, at)),

@@ -3,7 +3,8 @@
 //! into level floor or stop dead against a wall or in another character as Godot Physics' do, a body whose side
 //! touches the top of a riser ahead, a slide that walks up to a step's edge, a floor normal
 //! that Godot Physics blends from a chamfer and level contacts, and the floor's contact that
-//! Godot Physics reports for a motion a riser stopped.
+//! Godot Physics reports for a motion a riser stopped, and a slide whose travel toward a riser
+//! the engine took back.
 
 use glam::Vec3;
 use kcc::{Contact, MotionTest};
@@ -37,8 +38,8 @@ macro_rules! upright_body {
 /// collision in its `first` field, and no floor snap of its own.
 macro_rules! on_level_floor_by_walls {
     () => {
-        fn first_slide_collision(&self) -> Option<kcc::MotionTest> {
-            self.first
+        fn slide_collision(&self, index: usize) -> Option<kcc::MotionTest> {
+            self.first.filter(|_| index == 0)
         }
         fn is_on_floor(&self) -> bool {
             true
@@ -129,4 +130,5 @@ mod sinking_slide;
 mod step_down_at_edges;
 mod stopped_at_wall;
 mod stopped_in_character;
+mod taken_back;
 mod walked_to_edge;

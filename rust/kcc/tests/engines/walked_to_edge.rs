@@ -66,9 +66,9 @@ impl KinematicBody for WholeWalk {
         self.position += self.slid;
         velocity
     }
-    fn first_slide_collision(&self) -> Option<MotionTest> {
+    fn slide_collision(&self, index: usize) -> Option<MotionTest> {
         let ahead = self.position + Vec3::new(0.0, 0.15, -0.25);
-        Some(MotionTest {
+        (index == 0).then_some(MotionTest {
             travel: self.slid,
             remainder: Vec3::ZERO,
             contact: Some(static_contact(self.normal, ahead)),
