@@ -10,8 +10,7 @@ pub const MIN_MOTION: f32 = 1e-6;
 
 /// Smallest height gain that counts as a step, m. Below it the sweeps only found the floor the
 /// body already stands on: the difference is the engines' recovery (a safe margin or two), which
-/// does not grow with the character. A climb that stopped the walk and found a landing this low
-/// past a lip (the look ahead free over it) still lifts the body over the lip.
+/// does not grow with the character.
 pub const MIN_STEP_RISE: f32 = 0.002;
 
 /// A drop larger than what the floor's slope explains by more than this counts as a step down

@@ -323,24 +323,6 @@ fn a_slide_godot_took_back_short_of_the_next_nosing_is_made_again_short_of_it() 
 }
 
 #[test]
-fn a_cylinder_stopped_by_the_top_of_a_chamfer_steps_over_it() {
-    // At 175 Hz the climb of the second riser of `mesh_stairs_chamfer_2cm_cylinder` lands the
-    // cylinder's rim on the 2 cm chamfer, 0.8 mm below the tread. The parry world's slide then
-    // stops against the chamfer's top edge, and the climb found the tread 0.8 mm higher: less
-    // than a step (`MIN_STEP_RISE`), so no climb, and the cylinder stood there for the rest of
-    // the run. A lip that low which the look ahead passes over is now stepped over
-    // (`stairs::up::step_up`): the cylinder reaches the landing and comes back down.
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
-    let scenario = Scenario::load(&dir.join("mesh_stairs_chamfer_2cm_cylinder.toml")).unwrap();
-    let run = run::run(&scenario, ControllerKind::Kcc, 175.0).expect("the parry world answers");
-    let outcome = Outcome::new(&scenario, run);
-    for name in ["reach", "end_near", "max_airborne_ticks", "max_penetration"] {
-        let check = outcome.checks.iter().find(|c| c.name == name).unwrap();
-        assert!(check.passed, "{name}: {:?}", check.value);
-    }
-}
-
-#[test]
 fn a_capsule_walks_up_chamfered_and_rounded_mesh_stairs_at_its_speed() {
     // Stairs as art kits model them (scenarios/open/, one triangle mesh, every nosing cut by a
     // 45 degree chamfer or rounded): the capsule's step up landed its round bottom on the

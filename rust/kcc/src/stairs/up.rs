@@ -177,12 +177,7 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     };
     let landing = landed.landing;
     let height = vertical(landing.position - from, up);
-    // A lip lower than a step (the top of a chamfered nosing a flat bottom stands on, a seam)
-    // that stopped the walk is stepped over when the look ahead passed over it: the body
-    // would stand against it for good. Otherwise a landing that low is the floor the body
-    // stands on, found again through the engines' recovery.
-    let lip = ahead.straight >= ahead.forward;
-    if height <= 0.0 || height <= MIN_STEP_RISE && !lip {
+    if height <= MIN_STEP_RISE {
         return Ahead::Blocked;
     }
     // 5. The riser and the tread.
