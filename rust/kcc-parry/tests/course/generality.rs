@@ -52,7 +52,20 @@
 //! dead against the next nosing, within the safe margin beyond the probe's reach (13 queries),
 //! and capsules of other sizes in the nook between two edges; with the steps' margins 0 (sharp
 //! edges, as a triangle mesh has them) 15, all of them such nooks. Other seeds still find one
-//! or two of them in 2000 cases. The walks that once failed are kept below.
+//! or two of them in 2000 cases. On 2026-12-02 a survey of 20 000 walks (ChaCha seeds 1 to 5,
+//! 2000 draws of each test, as the tests draw them) found 11, all over the budget on a step
+//! tick, none off the floor or off a riser: a 0.3 m capsule on the rounded 0.2 m risers at 96
+//! to 216 Hz climbing from the rounding of the edge below (13 queries: the probe for a riser
+//! before the slide answers free, as a motion test that ends within the safe margin of the
+//! next nosing does, its test again from a margin higher too, the slide then meets the
+//! nosing, and the climb, the slide across and the set-down follow), 0.3 m capsules on sharp
+//! 0.15 m risers at 31 to 46 Hz (13 and 14: the set-down's probe meets the tread a riser below,
+//! which a round bottom 0.26 m past the climbed edge touches with it, and the step down and the
+//! hold find the edge again), and capsules of 0.31 to 2.55 times the course's size (11 to 14).
+//! A set-down probe a millimetre along the walk fixes the second kind but moves a climb that
+//! was undone on a tick of 17 queries without a step (the next tick stepped in 9) onto the
+//! step's own tick, in 13: 15 over the budget, and it was left out. The walks that once failed
+//! are kept below.
 
 use std::sync::Arc;
 
