@@ -160,6 +160,37 @@ impl Face {
     }
 }
 
+/// How far (m) a point `foot` on the face of `faces` whose outward normal is `outward` (unit)
+/// can move along that face and stay on it: its least height under the planes of the faces
+/// that bound it (every face but the one and, for a flat polygon, its other side). 0 when no
+/// face has that normal and passes through `foot` within [`PLANE_TOLERANCE`]: the foot is on
+/// an edge or a corner, or off the faces.
+///
+/// Why it matters: while the nearest point of a solid to a body is the foot of the body's
+/// nearest point on a face's inside, the solid is no nearer than that face's plane, so moving
+/// the body by `p` changes their distance by exactly `p` along the normal, as long as `p`
+/// moves the foot less than this room along the face (see `World::recover`).
+pub(crate) fn room_on_face(faces: &[Face], outward: DVec3, foot: DVec3) -> f64 {
+    let parallel = 1.0 - PLANE_TOLERANCE;
+    let on_face = faces.iter().any(|face| {
+        face.normal.dot(outward) >= parallel
+            && (face.normal.dot(foot) - face.offset).abs() <= PLANE_TOLERANCE
+    });
+    if !on_face {
+        return 0.0;
+    }
+    faces
+        .iter()
+        .filter(|face| face.normal.dot(outward).abs() < parallel)
+        .map(|face| face.offset - face.normal.dot(foot))
+        .fold(f64::INFINITY, f64::min)
+        .max(0.0)
+}
+
+/// Tolerance of [`room_on_face`]: how far (m) a foot may be off a face's plane, and how far
+/// from 1 the cosine between two normals, for the foot to count as on the face.
+const PLANE_TOLERANCE: f64 = 1e-9;
+
 /// What a face test of two convex shapes found: `Ok` with their nearest points `(on the body,
 /// on the polyhedron)`, or `Err` with how far apart they are at least (m): the greatest height
 /// of the body over one of the polyhedron's face planes, which separates them when positive.

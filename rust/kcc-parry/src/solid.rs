@@ -358,6 +358,36 @@ impl Solid {
         }
     }
 
+    /// Where `touch`, a closed form's contact of `body` with this convex solid, is with the
+    /// inside of one of the solid's faces: how far (m) the body may move along that face and
+    /// stay over its inside (its distance to the solid then changes exactly as its distance to
+    /// the face's plane; see [`segment::room_on_face`]), and how far apart (m) the cores are
+    /// (the contact stays exact while they are further apart than [`TOUCH_DISTANCE`]). `None`
+    /// for a mesh, a contact not known exactly, or one with an edge or a corner.
+    pub(crate) fn on_face(&self, body: &Rounded, touch: &Touch) -> Option<OnFaceRoom> {
+        let SolidKind::Convex(convex) = &self.kind else {
+            return None;
+        };
+        if !touch.closed {
+            return None;
+        }
+        let target = convex.target(&self.pose);
+        let normal = target.pose.rotation.inverse() * touch.normal;
+        let foot = target
+            .pose
+            .inverse_transform_point(touch.point + touch.normal * target.radius);
+        let room = match target.shape.as_cuboid() {
+            Some(cuboid) => {
+                segment::room_on_face(&cylinder::box_faces(cuboid.half_extents), -normal, foot)
+            }
+            None => segment::room_on_face(target.faces, -normal, foot),
+        };
+        (room > 0.0).then_some(OnFaceRoom {
+            room,
+            cores_apart: touch.dist + body.radius + target.radius,
+        })
+    }
+
     /// How far (m along `motion`) `body` moves from `pose` before it first touches this solid
     /// (distance 0): 0 when it starts touching or overlapping it; `None` when the motion stays
     /// clear of it (a mesh: the first touch of any of its triangles). See [`first_touch`].
@@ -382,7 +412,8 @@ impl Solid {
                 let mut first: Option<f64> = None;
                 mesh.near(&local, |(triangle, faces)| {
                     let target = Target::new(&self.pose, &triangle, faces);
-                    if let Some(distance) = first_touch(body, pose, motion, &target) {
+                    let reach = first.map_or(motion, |f| up_to(motion, f));
+                    if let Some(distance) = first_touch(body, pose, reach, &target) {
                         first = Some(first.map_or(distance, |f| f.min(distance)));
                     }
                 });
@@ -391,6 +422,19 @@ impl Solid {
         }
     }
 }
+
+/// The part of `motion` (m) a cast needs once something is touched `first` m along it: only
+/// a touch no later than that (give or take [`PAST_FIRST`] of the motion) changes the answer,
+/// and a shorter cast ends sooner (the conservative advancement stops where the rest of the
+/// motion cannot reach a solid). The whole motion when `first` is not shorter.
+pub(crate) fn up_to(motion: DVec3, first: f64) -> DVec3 {
+    let part = first / motion.length() + PAST_FIRST;
+    if part < 1.0 { motion * part } else { motion }
+}
+
+/// How much further than the first touch found (a fraction of the motion) [`up_to`] casts, so
+/// that a touch at the same place, found again with other rounding, is still found.
+const PAST_FIRST: f64 = 1e-9;
 
 /// The planes that bound a mesh's triangle, in the mesh's frame (none for a sliver): the faces
 /// the closed forms of a segment and a cylinder look for their nearest points on.
@@ -410,6 +454,17 @@ pub(crate) struct Touch {
     /// The normal and distance are exact: the cores are further apart than
     /// [`TOUCH_DISTANCE`], where the closest points, and so the normal, are well defined.
     pub(crate) exact: bool,
+    /// The nearest points are a closed form's (exact to the last bits), not GJK's.
+    pub(crate) closed: bool,
+}
+
+/// A contact with the inside of a solid's face (see [`Solid::on_face`]), m.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct OnFaceRoom {
+    /// How far the body may move along the face and stay over its inside.
+    pub(crate) room: f64,
+    /// How far apart the cores of the body and the solid are.
+    pub(crate) cores_apart: f64,
 }
 
 /// A convex shape the body is queried against: a solid or one triangle of a mesh, as a core
@@ -535,6 +590,7 @@ impl Rounded {
                 dist: c.dist - self.radius,
                 point: c.point2,
                 exact: false,
+                closed: false,
             });
         }
         Some(Touch {
@@ -543,6 +599,7 @@ impl Rounded {
             // On the rounded surface, toward the body.
             point: c.point2 - c.normal1 * target.radius,
             exact: c.dist > TOUCH_DISTANCE,
+            closed: false,
         })
     }
 
@@ -611,6 +668,7 @@ impl Closed {
                 .pose
                 .transform_point(on_target - normal * target.radius),
             exact: true,
+            closed: true,
         })
     }
 
@@ -947,6 +1005,32 @@ mod tests {
         fn convex_radius_of_kind_applies(&self) -> bool {
             matches!(&self.kind, SolidKind::Convex(c)
                 if c.shape.as_cuboid().is_some() || c.shape.as_convex_polyhedron().is_some())
+        }
+    }
+
+    impl Solid {
+        /// [`Solid::first_touch`] with every triangle of a mesh cast over the whole motion:
+        /// what the mesh's cast must find though it casts a triangle only as far as the
+        /// first touch found before it.
+        pub(crate) fn first_touch_of_every_part(
+            &self,
+            body: &Rounded,
+            pose: &Pose,
+            swept: &Aabb,
+            motion: DVec3,
+        ) -> Option<f64> {
+            let SolidKind::Mesh(mesh) = &self.kind else {
+                return self.first_touch(body, pose, swept, motion);
+            };
+            let local = swept.loosened(SWEEP_GAP).transform_by(&self.pose.inverse());
+            let mut first: Option<f64> = None;
+            mesh.near(&local, |(triangle, faces)| {
+                let target = Target::new(&self.pose, &triangle, faces);
+                if let Some(distance) = first_touch(body, pose, motion, &target) {
+                    first = Some(first.map_or(distance, |f| f.min(distance)));
+                }
+            });
+            first
         }
     }
 
