@@ -5,6 +5,7 @@ use std::sync::Arc;
 use glam::Vec3;
 use kcc::{ConfigError, KinematicBody, MotionTest, Touched};
 
+use crate::recoveries::Recoveries;
 use crate::settings::BodySettings;
 use crate::world::{BodyShape, MotionCollision, MotionParameters, MotionResult, World};
 
@@ -61,6 +62,8 @@ pub struct ParryBody {
     pushes: Vec<BodyPush>,
     /// The movable body the last [`KinematicBody::floor_body`] found under the body.
     floor_found: Option<usize>,
+    /// The recoveries of its last queries, by where they started.
+    recoveries: Recoveries,
 }
 
 /// An impulse the character gave a body the engine simulates.
@@ -94,6 +97,7 @@ impl ParryBody {
             tests: Vec::new(),
             pushes: Vec::new(),
             floor_found: None,
+            recoveries: Recoveries::default(),
         })
     }
 
@@ -121,6 +125,7 @@ impl ParryBody {
     /// the engine's physics step moves them between ticks. The body's world becomes its own
     /// copy if it was shared.
     pub fn set_time(&mut self, t: f64) {
+        self.recoveries.forget();
         Arc::make_mut(&mut self.world).set_time(t);
     }
 
@@ -130,6 +135,7 @@ impl ParryBody {
     /// becomes its own copy if it was shared.
     pub fn place_character(&mut self, which: usize, settings: &BodySettings, position: Vec3) {
         let (_, lift) = character_collider(settings);
+        self.recoveries.forget();
         Arc::make_mut(&mut self.world).place_character(which, position + Vec3::Y * lift);
     }
 
@@ -147,6 +153,7 @@ impl ParryBody {
         &mut self,
         places: impl IntoIterator<Item = (Vec3, glam::DQuat, Vec3, Vec3)>,
     ) {
+        self.recoveries.forget();
         let world = Arc::make_mut(&mut self.world);
         for (which, (center, rotation, velocity, angular)) in places.into_iter().enumerate() {
             world.place_movable(which, center, rotation, velocity, angular);
@@ -187,7 +194,11 @@ impl ParryBody {
     /// Runs one motion query and counts it.
     pub(crate) fn motion(&mut self, params: &MotionParameters) -> MotionResult {
         self.queries += 1;
-        self.world.test_motion(&self.shape, params)
+        let recovery = self
+            .recoveries
+            .recall_or(params, || self.world.recovery(&self.shape, params));
+        self.world
+            .test_motion_recovered(&self.shape, params, recovery)
     }
 }
 
@@ -350,6 +361,7 @@ impl KinematicBody for ParryBody {
         if shape != self.settings.shape {
             self.settings.shape = shape;
             self.shape = collider(&self.settings);
+            self.recoveries.forget();
         }
     }
 }

@@ -149,6 +149,10 @@ pub struct MotionParameters {
     pub exclude: Option<usize>,
 }
 
+/// What a motion query's recovery did: the push out of what lay within the margin of its start
+/// (m), and whether there was any (see [`World::test_motion`]).
+pub(crate) type Recovery = (DVec3, bool);
+
 /// One contact of a motion result (Godot's `MotionCollision`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct MotionCollision {
@@ -534,11 +538,29 @@ impl World {
     /// overlapping a solid touches it at fraction 0, whatever the motion; a motion away from it
     /// is then free by the direction filter. Never moves anything.
     pub fn test_motion(&self, shape: &BodyShape, params: &MotionParameters) -> MotionResult {
+        self.test_motion_recovered(shape, params, self.recovery(shape, params))
+    }
+
+    /// The first step of [`World::test_motion`] for `params`: the push out of what lies within
+    /// the margin of the start (m), and whether there was any. It depends only on the world,
+    /// the shape, the start, the margin and the excluded solid.
+    pub(crate) fn recovery(&self, shape: &BodyShape, params: &MotionParameters) -> Recovery {
+        let margin = f64::from(params.margin).max(MIN_MARGIN);
+        self.recover(shape, params.from.as_dvec3(), margin, params.exclude)
+    }
+
+    /// [`World::test_motion`] from its first step's answer, `recovery` (what
+    /// [`World::recovery`] answers for the same shape and `params`).
+    pub(crate) fn test_motion_recovered(
+        &self,
+        shape: &BodyShape,
+        params: &MotionParameters,
+        (recovery, recovered): Recovery,
+    ) -> MotionResult {
         let margin = f64::from(params.margin).max(MIN_MARGIN);
         let from = params.from.as_dvec3();
         let motion = params.motion.as_dvec3();
         let exclude = params.exclude;
-        let (recovery, recovered) = self.recover(shape, from, margin, exclude);
         let start = from + recovery;
         let cast = self.cast(shape, start, params.motion, exclude);
         let collisions = if cast.hit || (recovered && params.recovery_as_collision) {
