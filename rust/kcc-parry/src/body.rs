@@ -5,7 +5,7 @@ use std::sync::Arc;
 use glam::Vec3;
 use kcc::{ConfigError, KinematicBody, MotionTest, Touched};
 
-use crate::recoveries::Recoveries;
+use crate::recall::Recall;
 use crate::settings::BodySettings;
 use crate::world::{BodyShape, MotionCollision, MotionParameters, MotionResult, World};
 
@@ -62,8 +62,8 @@ pub struct ParryBody {
     pushes: Vec<BodyPush>,
     /// The movable body the last [`KinematicBody::floor_body`] found under the body.
     floor_found: Option<usize>,
-    /// The recoveries of its last queries, by where they started.
-    recoveries: Recoveries,
+    /// What its last queries answered (see [`Recall`]).
+    recall: Recall,
 }
 
 /// An impulse the character gave a body the engine simulates.
@@ -97,7 +97,7 @@ impl ParryBody {
             tests: Vec::new(),
             pushes: Vec::new(),
             floor_found: None,
-            recoveries: Recoveries::default(),
+            recall: Recall::default(),
         })
     }
 
@@ -125,7 +125,7 @@ impl ParryBody {
     /// the engine's physics step moves them between ticks. The body's world becomes its own
     /// copy if it was shared.
     pub fn set_time(&mut self, t: f64) {
-        self.recoveries.forget();
+        self.recall.forget();
         Arc::make_mut(&mut self.world).set_time(t);
     }
 
@@ -135,7 +135,7 @@ impl ParryBody {
     /// becomes its own copy if it was shared.
     pub fn place_character(&mut self, which: usize, settings: &BodySettings, position: Vec3) {
         let (_, lift) = character_collider(settings);
-        self.recoveries.forget();
+        self.recall.forget();
         Arc::make_mut(&mut self.world).place_character(which, position + Vec3::Y * lift);
     }
 
@@ -153,7 +153,7 @@ impl ParryBody {
         &mut self,
         places: impl IntoIterator<Item = (Vec3, glam::DQuat, Vec3, Vec3)>,
     ) {
-        self.recoveries.forget();
+        self.recall.forget();
         let world = Arc::make_mut(&mut self.world);
         for (which, (center, rotation, velocity, angular)) in places.into_iter().enumerate() {
             world.place_movable(which, center, rotation, velocity, angular);
@@ -194,11 +194,12 @@ impl ParryBody {
     /// Runs one motion query and counts it.
     pub(crate) fn motion(&mut self, params: &MotionParameters) -> MotionResult {
         self.queries += 1;
-        let recovery = self
-            .recoveries
-            .recall_or(params, || self.world.recovery(&self.shape, params));
-        self.world
-            .test_motion_recovered(&self.shape, params, recovery)
+        let (world, shape) = (&self.world, &self.shape);
+        self.recall.answer_or(
+            params,
+            || world.recovery(shape, params),
+            |recovery| world.test_motion_recovered(shape, params, recovery),
+        )
     }
 }
 
@@ -361,7 +362,7 @@ impl KinematicBody for ParryBody {
         if shape != self.settings.shape {
             self.settings.shape = shape;
             self.shape = collider(&self.settings);
-            self.recoveries.forget();
+            self.recall.forget();
         }
     }
 }

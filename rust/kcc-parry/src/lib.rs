@@ -45,7 +45,7 @@ pub mod geometry;
 mod margin;
 mod movable;
 mod platform;
-mod recoveries;
+mod recall;
 mod segment;
 pub mod settings;
 pub mod shape;
