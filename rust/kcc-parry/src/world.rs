@@ -709,12 +709,9 @@ impl World {
         if !rest.is_finite() {
             return None;
         }
-        let way = shape
-            .aabb(at)
-            .merged(&shape.aabb(at + rest))
-            .loosened(margin);
-        let near = |(i, solid): (usize, &Solid)| i != index && solid.aabb().intersects(&way);
-        if self.solids[index].is_convex() && !self.solids.iter().enumerate().any(near) {
+        if self.solids[index].is_convex()
+            && !self.others_near(shape, (at, rest), margin, exclude, |i| i == index)
+        {
             return Some(rest);
         }
         if !may_query {
@@ -781,16 +778,30 @@ impl World {
             }
             rest += push;
         }
+        let known = |i| contacts.iter().any(|(index, _)| *index == i);
+        (rest.is_finite() && !self.others_near(shape, (at, rest), margin, exclude, known))
+            .then_some(rest)
+    }
+
+    /// True when a solid the query sees (not `exclude`), other than the `known` ones, has its
+    /// box within `margin` (m) of the body's way out from `at` by `rest` (m): it could come
+    /// within the margin on the way, and the passes must query it.
+    fn others_near(
+        &self,
+        shape: &BodyShape,
+        (at, rest): (DVec3, DVec3),
+        margin: f64,
+        exclude: Option<usize>,
+        known: impl Fn(usize) -> bool,
+    ) -> bool {
         let way = shape
             .aabb(at)
             .merged(&shape.aabb(at + rest))
             .loosened(margin);
         let near = |(i, solid): (usize, &Solid)| {
-            Some(i) != exclude
-                && !contacts.iter().any(|(index, _)| *index == i)
-                && solid.aabb().intersects(&way)
+            Some(i) != exclude && !known(i) && solid.aabb().intersects(&way)
         };
-        (rest.is_finite() && !self.solids.iter().enumerate().any(near)).then_some(rest)
+        self.solids.iter().enumerate().any(near)
     }
 
     /// Jolt's cast of `motion` (m) from `start`: per solid that the whole motion touches,
