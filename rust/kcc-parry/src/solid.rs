@@ -735,7 +735,9 @@ fn cylinder_contact(
             let faces = cylinder::box_faces(half);
             let on_face = cylinder::nearest_on_face(center, axis, half_height, radius, &faces);
             Closed::face_or_edges(on_face, target, body_radius, prediction, || {
-                edges(&cylinder::box_corners(half), &cylinder::BOX_EDGES)
+                let (facing, count) =
+                    cylinder::box_edges_facing(center, axis, half_height, radius, half);
+                edges(&cylinder::box_corners(half), &facing[..count])
             })
         }
         None => {
