@@ -21,6 +21,7 @@
 
 use glam::DVec3;
 
+use crate::hull::{FACING_SLACK, MOST_EDGES};
 use crate::segment::{FACE_TOLERANCE, Face, OnFace, nearest_of_segments, separates};
 
 /// Nearest points `(on the cylinder, on the box)` between an upright cylinder of `half_height`
@@ -120,7 +121,13 @@ pub(crate) fn nearest_on_face(
 /// The cylinder's point farthest along `direction`: on the rim of the cap that faces it; the
 /// cap's centre when the direction is along the axis, and the side at the centre's height when
 /// it is across the axis (where a whole line or disk is equally far).
-fn farthest(center: DVec3, axis: DVec3, half_height: f64, radius: f64, direction: DVec3) -> DVec3 {
+pub(crate) fn farthest(
+    center: DVec3,
+    axis: DVec3,
+    half_height: f64,
+    radius: f64,
+    direction: DVec3,
+) -> DVec3 {
     let along = direction.dot(axis);
     let end = if along == 0.0 {
         DVec3::ZERO
@@ -198,10 +205,6 @@ pub(crate) fn nearest_to_edges(
     let p = cylinder.nearest(q);
     separates(p, q, &[p], corners).then_some((p, q))
 }
-
-/// Most edges [`nearest_to_edges`] takes, a box's (a polyhedron with more is left to GJK:
-/// against a hull's many edges GJK was found faster, a spiral staircase's steps have 24).
-const MOST_EDGES: usize = 12;
 
 /// Most steps of the search for an edge's nearest point by a cap's rim ([`Axial::turn_by_rim`]).
 const EDGE_STEPS: usize = 64;
@@ -500,10 +503,6 @@ pub(crate) fn box_edges_facing(
     }
     (kept, count)
 }
-
-/// How far short of a face's plane (m) the cylinder's reach still counts as past it in
-/// [`box_edges_facing`]: rounding in the reach's terms, far below any distance asked about.
-const FACING_SLACK: f64 = 1e-9;
 
 #[cfg(test)]
 mod tests {

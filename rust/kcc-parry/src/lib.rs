@@ -42,6 +42,7 @@
 pub mod body;
 mod cylinder;
 pub mod geometry;
+mod hull;
 mod margin;
 mod movable;
 mod platform;

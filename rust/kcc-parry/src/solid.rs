@@ -6,11 +6,12 @@
 //! A capsule is queried as its segment grown by its radius (`Rounded`): GJK between polytopes
 //! ends exactly in a few steps, where on the rounded capsule it needs many steps near a touch
 //! and still stops up to several micrometres off near an edge or a corner (measured in the
-//! tests below). A segment and a box, or a segment over a face of a hull or a face, an edge or
-//! a corner of a mesh's triangle, have a closed form (`segment`); so have a cylinder and an
-//! upright box, or a cylinder over such a face or a box's, or nearest to an edge or a corner
-//! of a mesh's triangle or a tilted box (`cylinder`: GJK on a cylinder was the slowest query,
-//! and the roughest, up to micrometres off). A face's plane that has the body further than
+//! tests below). A segment and a box, or a segment over a face or nearest to an edge or a
+//! corner of a hull or a mesh's triangle, have a closed form (`segment`); so have a cylinder and
+//! an upright box, or a cylinder over such a face or a box's, or nearest to an edge or a corner
+//! of a hull, a mesh's triangle or a tilted box (`cylinder`: GJK on a cylinder was the slowest
+//! query, and the roughest, up to micrometres off). Of a hull's edges only the few that can
+//! hold the nearest point are searched (`hull`). A face's plane that has the body further than
 //! the distance asked about settles a query without either (`Closed::Beyond`); shapes closer
 //! than [`TOUCH_DISTANCE`] or overlapping are GJK's and EPA's. Casts advance conservatively
 //! on those exact distances (`advance`), then step onto the first touch (`first_touch`).
@@ -32,6 +33,7 @@ use parry3d_f64::shape::{Cylinder, Segment, Shape, SharedShape, TriMesh, Triangl
 
 use crate::cylinder;
 use crate::geometry::GeometryError;
+use crate::hull::{self, Edge, Sides};
 use crate::margin;
 use crate::segment::{self, Face, OnFace};
 use crate::world::TOUCH_DISTANCE;
@@ -127,8 +129,8 @@ impl Mesh {
 struct Convex {
     /// The shape as built, with sharp edges.
     shape: SharedShape,
-    /// The faces of `shape` when it is a flat-faced hull (empty for other shapes).
-    faces: Box<[Face]>,
+    /// The faces and edges of `shape` when it is a flat-faced hull (empty for other shapes).
+    sides: Sides,
     /// The inner shape when the solid is rounded by a convex radius.
     rounded: Option<Box<Core>>,
 }
@@ -137,8 +139,8 @@ struct Convex {
 #[derive(Clone)]
 struct Core {
     shape: SharedShape,
-    /// The faces of `shape` when it is a flat-faced hull (empty for a box).
-    faces: Box<[Face]>,
+    /// The faces and edges of `shape` when it is a flat-faced hull (empty for a box).
+    sides: Sides,
     /// Convex radius, m.
     radius: f64,
 }
@@ -151,11 +153,15 @@ impl Convex {
             Some(core) => Target {
                 pose,
                 shape: core.shape.as_ref(),
-                faces: &core.faces,
+                faces: &core.sides.faces,
+                edges: &core.sides.edges,
                 radius: core.radius,
                 whole,
             },
-            None => Target::new(pose, whole, &self.faces),
+            None => Target {
+                edges: &self.sides.edges,
+                ..Target::new(pose, whole, &self.sides.faces)
+            },
         }
     }
 
@@ -171,29 +177,11 @@ impl Convex {
     }
 }
 
-/// The faces of `shape` when it is a flat-faced hull (empty for other shapes).
-fn faces_of(shape: &SharedShape) -> Box<[Face]> {
-    shape
-        .as_convex_polyhedron()
-        .map_or_else(Vec::new, |hull| {
-            let adjacent = hull.vertices_adj_to_face();
-            Face::of_polyhedron(
-                hull.points(),
-                hull.faces().iter().map(|face| {
-                    let first = face.first_vertex_or_edge as usize;
-                    let count = face.num_vertices_or_edges as usize;
-                    (face.normal, &adjacent[first..first + count])
-                }),
-            )
-        })
-        .into()
-}
-
 impl Solid {
     /// A convex shape (box, hull) at `pose`, built from `primitive`; sharp (margin 0).
     pub(crate) fn convex(shape: SharedShape, pose: Pose, primitive: Primitive) -> Self {
         let convex = Convex {
-            faces: faces_of(&shape),
+            sides: Sides::of(&shape),
             shape,
             rounded: None,
         };
@@ -252,7 +240,7 @@ impl Solid {
             };
             convex.rounded = rounding.map(|rounding| {
                 Box::new(Core {
-                    faces: faces_of(&rounding.core),
+                    sides: Sides::of(&rounding.core),
                     shape: rounding.core,
                     radius: f64::from(rounding.radius),
                 })
@@ -491,6 +479,9 @@ struct Target<'a> {
     /// The faces of the core when it is a flat-faced hull or a triangle, in its frame; empty
     /// otherwise.
     faces: &'a [Face],
+    /// The edges of the core when it is a flat-faced hull; empty otherwise (a triangle's are
+    /// its corners').
+    edges: &'a [Edge],
     /// Convex radius the core is grown by, m.
     radius: f64,
     /// The sharp shape (the core itself when the radius is 0): what Jolt's EPA queries when
@@ -505,9 +496,15 @@ impl<'a> Target<'a> {
             pose,
             shape,
             faces,
+            edges: &[],
             radius: 0.0,
             whole: shape,
         }
+    }
+
+    /// The points of the core when it is a hull, in its frame, m.
+    fn hull_corners(&self) -> Option<&'a [DVec3]> {
+        Some(self.shape.as_convex_polyhedron()?.points())
     }
 }
 
@@ -644,8 +641,12 @@ impl Rounded {
         } else {
             let on_face = segment::nearest_on_face(a, b, target.faces);
             Closed::face_or_edges(on_face, target, self.radius, prediction, || {
-                let corners = triangle_corners(target)?;
-                segment::nearest_to_edges(a, b, &corners, &segment::TRIANGLE_EDGES)
+                if let Some(corners) = triangle_corners(target) {
+                    return segment::nearest_to_edges(a, b, &corners, &segment::TRIANGLE_EDGES);
+                }
+                let reach = |normal: DVec3| normal.dot(a).max(normal.dot(b));
+                let (facing, count) = hull::edges_facing(target.faces, target.edges, reach)?;
+                segment::nearest_to_edges(a, b, target.hull_corners()?, &facing[..count])
             })
         }
     }
@@ -744,7 +745,15 @@ fn cylinder_contact(
             let faces = target.faces;
             let on_face = cylinder::nearest_on_face(center, axis, half_height, radius, faces);
             Closed::face_or_edges(on_face, target, body_radius, prediction, || {
-                edges(&triangle_corners(target)?, &segment::TRIANGLE_EDGES)
+                if let Some(corners) = triangle_corners(target) {
+                    return edges(&corners, &segment::TRIANGLE_EDGES);
+                }
+                let reach = |normal: DVec3| {
+                    let farthest = cylinder::farthest(center, axis, half_height, radius, normal);
+                    normal.dot(farthest)
+                };
+                let (facing, count) = hull::edges_facing(target.faces, target.edges, reach)?;
+                edges(target.hull_corners()?, &facing[..count])
             })
         }
     }
@@ -935,7 +944,7 @@ fn exact_first_touch(body: &Rounded, pose: &Pose, motion: DVec3, target: &Target
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::segment::tests::Numbers;
+    use crate::segment::tests::{Numbers, assert_within_gjks_roughness};
     use parry3d_f64::query::PointQuery;
     use parry3d_f64::shape::{Capsule, Cuboid, RoundShape};
 
@@ -947,7 +956,7 @@ mod tests {
             let primitive = Primitive::Hull { points: Vec::new() };
             let solid = Solid::convex(shape, pose, primitive);
             // Flat faces: the closed form applies.
-            assert!(matches!(&solid.kind, SolidKind::Convex(c) if !c.faces.is_empty()));
+            assert!(matches!(&solid.kind, SolidKind::Convex(c) if !c.sides.faces.is_empty()));
             solid
         };
         let wedge = [
@@ -1011,7 +1020,7 @@ mod tests {
             }) = &solid.kind
                 && core.shape.as_convex_polyhedron().is_some()
             {
-                assert!(!core.faces.is_empty());
+                assert!(!core.sides.faces.is_empty());
             }
         }
         rounded
@@ -1317,5 +1326,58 @@ mod tests {
         let error = sharp.clone().with_margin(-1.0).err().unwrap();
         assert!(error.to_string().contains("margin"), "{error}");
         assert!(sharp.with_margin(f32::NAN).is_err());
+    }
+
+    /// A capsule or a tilted cylinder nearest to an edge or a corner of a hull (sharp or
+    /// rounded) gets its contact in closed form, from the edges of the faces it reaches past
+    /// (`hull::edges_facing`), and as GJK measures it.
+    #[test]
+    fn a_hulls_edge_nearest_to_a_body_is_found_in_closed_form_as_gjk_measures_it() {
+        let bodies = [
+            SharedShape::capsule_y(0.5, 0.4),
+            SharedShape::cylinder(0.9, 0.4),
+        ];
+        let hulls: Vec<Solid> = solids()
+            .into_iter()
+            .chain(rounded_solids())
+            .filter(|solid| target(solid).hull_corners().is_some())
+            .collect();
+        assert_eq!(hulls.len(), 4);
+        let mut numbers = Numbers(0x9b05_688c_2b3e_6c1f);
+        let mut on_edges = [0; 2];
+        for _ in 0..5_000 {
+            let axis = numbers.vector(1.0).try_normalize().unwrap_or(DVec3::Y);
+            let turn = glam::DQuat::from_rotation_arc(DVec3::Y, axis);
+            let pose = Pose::from_parts(numbers.vector(2.0), turn);
+            for (shape, count) in bodies.iter().zip(&mut on_edges) {
+                let body = Rounded::new(shape);
+                for solid in &hulls {
+                    let target = target(solid);
+                    let Some(touch) = body.contact(&pose, &target, 0.5) else {
+                        continue;
+                    };
+                    let on_core = target
+                        .pose
+                        .inverse_transform_point(touch.point + touch.normal * target.radius);
+                    let corners = target.hull_corners().expect("a hull");
+                    let on_edge = target.edges.iter().any(|edge| {
+                        let [from, to] = edge.ends.map(|end| corners[end]);
+                        Segment::new(from, to).distance_to_local_point(on_core, true) < 1e-9
+                    });
+                    // Overlapping the core, GJK hands over to EPA, which measures depth.
+                    let apart = touch.dist + target.radius;
+                    if !touch.closed || !on_edge || apart < 1e-6 {
+                        continue;
+                    }
+                    let gjk = query::contact(&pose, shape.as_ref(), target.pose, target.shape, 2.0)
+                        .expect("supported pair")
+                        .expect("within 2 m");
+                    let what = format!("{pose:?} {:?}", solid.primitive());
+                    assert_within_gjks_roughness(apart, gjk.dist, &what);
+                    *count += 1;
+                }
+            }
+        }
+        assert!(on_edges.iter().all(|&n| n > 1_000), "{on_edges:?}");
     }
 }
