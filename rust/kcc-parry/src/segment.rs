@@ -207,14 +207,20 @@ pub(crate) type OnFace = Result<(DVec3, DVec3), f64>;
 /// least at the chosen end (the segment does not lean toward the plane); and the end's foot on
 /// the plane is a point of the polyhedron (inside every other face's plane).
 pub(crate) fn nearest_on_face(a: DVec3, b: DVec3, faces: &[Face]) -> OnFace {
-    let height = |face: &Face, p: DVec3| face.normal.dot(p) - face.offset;
-    let highest = |p: DVec3| {
-        faces
-            .iter()
-            .map(|face| (face, height(face, p)))
-            .max_by(|x, y| x.1.total_cmp(&y.1))
-    };
-    let (Some((face_a, height_a)), Some((face_b, height_b))) = (highest(a), highest(b)) else {
+    // One pass over the faces: each end's highest face (the last of equals, as `max_by`), and
+    // the highest of the faces' heights under the lower end, the least gap when none holds.
+    let mut highest: [Option<(&Face, f64)>; 2] = [None, None];
+    let mut gap = f64::NEG_INFINITY;
+    for face in faces {
+        let heights = [a, b].map(|p| face.normal.dot(p) - face.offset);
+        for (best, height) in highest.iter_mut().zip(heights) {
+            if best.is_none_or(|(_, most)| height.total_cmp(&most).is_ge()) {
+                *best = Some((face, height));
+            }
+        }
+        gap = gap.max(heights[0].min(heights[1]));
+    }
+    let [Some((face_a, height_a)), Some((face_b, height_b))] = highest else {
         return Err(f64::NEG_INFINITY);
     };
     let mut ends = [(a, b, face_a, height_a), (b, a, face_b, height_b)];
@@ -231,12 +237,7 @@ pub(crate) fn nearest_on_face(a: DVec3, b: DVec3, faces: &[Face]) -> OnFace {
             .all(|g| g.normal.dot(foot) - g.offset <= FACE_TOLERANCE);
         on_face.then_some((end, foot))
     });
-    nearest.ok_or_else(|| {
-        faces
-            .iter()
-            .map(|face| height(face, a).min(height(face, b)))
-            .fold(f64::NEG_INFINITY, f64::max)
-    })
+    nearest.ok_or(gap)
 }
 
 /// The edges of a triangle whose corners are `[a, b, c]`, as pairs of corner indices.
