@@ -172,20 +172,22 @@ pub(crate) fn edges_facing(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    /// A wedge: a 2 m long ramp rising 1.2 m over 1 m, five faces and nine edges.
+    /// The points of a wedge, m: a 2 m wide ramp rising 1.2 m over 1 m, five faces and nine
+    /// edges.
+    pub(crate) const WEDGE: [DVec3; 6] = [
+        DVec3::new(-1.0, 0.0, 0.0),
+        DVec3::new(1.0, 0.0, 0.0),
+        DVec3::new(-1.0, 0.0, -1.0),
+        DVec3::new(1.0, 0.0, -1.0),
+        DVec3::new(-1.0, 1.2, -1.0),
+        DVec3::new(1.0, 1.2, -1.0),
+    ];
+
     fn wedge() -> SharedShape {
-        let points = [
-            DVec3::new(-1.0, 0.0, 0.0),
-            DVec3::new(1.0, 0.0, 0.0),
-            DVec3::new(-1.0, 0.0, -1.0),
-            DVec3::new(1.0, 0.0, -1.0),
-            DVec3::new(-1.0, 1.2, -1.0),
-            DVec3::new(1.0, 1.2, -1.0),
-        ];
-        SharedShape::convex_hull(&points).expect("a hull")
+        SharedShape::convex_hull(&WEDGE).expect("a hull")
     }
 
     #[test]

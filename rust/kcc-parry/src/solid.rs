@@ -959,14 +959,6 @@ mod tests {
             assert!(matches!(&solid.kind, SolidKind::Convex(c) if !c.sides.faces.is_empty()));
             solid
         };
-        let wedge = [
-            DVec3::new(-1.0, 0.0, 0.0),
-            DVec3::new(1.0, 0.0, 0.0),
-            DVec3::new(-1.0, 0.0, -1.0),
-            DVec3::new(1.0, 0.0, -1.0),
-            DVec3::new(-1.0, 1.2, -1.0),
-            DVec3::new(1.0, 1.2, -1.0),
-        ];
         let irregular = [
             DVec3::new(-0.7, -0.2, 0.1),
             DVec3::new(0.9, -0.3, -0.2),
@@ -991,7 +983,7 @@ mod tests {
                 pose(0.1, -0.3, 0.2, turned(0.4, 0.2, -0.1)),
                 primitive(),
             ),
-            hull(&wedge, Pose::IDENTITY),
+            hull(&crate::hull::tests::WEDGE, Pose::IDENTITY),
             hull(&irregular, pose(0.3, 0.2, -0.4, turned(-0.7, 0.5, 0.3))),
             Solid::convex(triangle, Pose::IDENTITY, primitive()),
         ]
