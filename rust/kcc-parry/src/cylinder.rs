@@ -469,12 +469,11 @@ pub(crate) const BOX_EDGES: [[usize; 2]; 12] = [
 
 /// The edges of the box `|x| <= half` (component-wise, m) that can hold the point nearest to a
 /// cylinder of `half_height` and `radius` (m) centred at `center` along the unit `axis` (in the
-/// box's frame), and how many: those on a face whose plane the cylinder reaches past. The way
-/// from a box's nearest point to a shape outside it points out of a face at that point (into
-/// the cone of the normals of the faces there), so the shape lies past that face's plane; an
-/// edge whose two faces the cylinder does not reach past holds no nearest point but a corner,
-/// which an edge kept also ends at. The cylinder's reach out of a face is exact (its centre
-/// plus its support along the face's normal) less [`FACING_SLACK`].
+/// box's frame), and how many: those whose two faces' planes the cylinder both reaches past.
+/// A box's faces meet square, so the plane through an edge square to one of its faces is the
+/// other face's plane: the edge's side planes (see `hull`, whose argument this is) are its two
+/// faces' planes. The cylinder's reach out of a face is exact (its centre plus its support
+/// along the face's normal) less [`FACING_SLACK`].
 pub(crate) fn box_edges_facing(
     center: DVec3,
     axis: DVec3,
@@ -495,7 +494,7 @@ pub(crate) fn box_edges_facing(
         let along = (edge[0] ^ edge[1]).trailing_zeros() as usize;
         let facing = (0..3)
             .filter(|&k| k != along)
-            .any(|k| past[k][(edge[0] >> k) & 1]);
+            .all(|k| past[k][(edge[0] >> k) & 1]);
         if facing {
             kept[count] = edge;
             count += 1;
@@ -775,7 +774,7 @@ mod tests {
     fn the_edges_a_cylinder_faces_hold_the_nearest_pair_of_all_twelve() {
         // Cylinders of many sizes all around boxes of many shapes, beside, over and near the
         // corners: where all twelve edges give a nearest pair, the edges kept give the same
-        // pair, to the last bit; the edges left out are many.
+        // pair, to the last bit; the edges left out are most.
         let mut numbers = Numbers(0x9b05_688c_2b3e_6c1f);
         let (mut compared, mut left_out) = (0, 0);
         for _ in 0..20_000 {
@@ -806,8 +805,9 @@ mod tests {
             }
         }
         assert!(compared > 5_000, "only {compared} pairs");
+        // Three of twelve kept on average (nine with an edge kept for either face past).
         assert!(
-            left_out > 2 * compared,
+            left_out > 8 * compared,
             "{left_out} edges left out of {compared} pairs"
         );
     }
