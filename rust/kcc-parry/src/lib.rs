@@ -18,7 +18,10 @@
 //! (default 0.04 m in Godot): the faces stay in place and the edges and corners become rounded
 //! with the convex radius ([`Solid::convex_radius`], at most the margin and
 //! [`COLLISION_MARGIN_FRACTION`] of the smallest half extent). A capsule meeting a step's edge
-//! then gets the tilted normal and the distance Jolt gives. Triangle meshes are never rounded.
+//! then gets the tilted normal and the distance Jolt gives. Triangle meshes are never rounded;
+//! their contacts are found per triangle and pass Jolt's internal edge removal, as Godot's Jolt
+//! runs its motion queries (a contact with an edge that a neighbouring triangle's face contact
+//! already covers is left out: module `internal_edges`).
 //!
 //! The cast imitates Jolt's rather than stopping at the exact touch, because where a blocked
 //! motion stops decides the travel, the contacts' normal and depth, and where the body rests
@@ -43,6 +46,7 @@ pub mod body;
 mod cylinder;
 pub mod geometry;
 mod hull;
+mod internal_edges;
 mod margin;
 mod movable;
 mod platform;

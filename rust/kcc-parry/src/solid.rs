@@ -34,6 +34,7 @@ use parry3d_f64::shape::{Cylinder, Segment, Shape, SharedShape, TriMesh, Triangl
 use crate::cylinder;
 use crate::geometry::GeometryError;
 use crate::hull::{self, Edge, Sides};
+use crate::internal_edges::InternalEdges;
 use crate::margin;
 use crate::segment::{self, Face, OnFace};
 use crate::world::TOUCH_DISTANCE;
@@ -314,7 +315,7 @@ impl Solid {
     }
 
     /// Calls `found` with every contact between `body` at `pose` and this solid closer than
-    /// `prediction` (m).
+    /// `prediction` (m); of a mesh's, those Godot's Jolt keeps (see [`crate::internal_edges`]).
     pub(crate) fn contacts(
         &self,
         body: &Rounded,
@@ -336,12 +337,16 @@ impl Solid {
             }
             SolidKind::Mesh(mesh) => {
                 let local = reach.transform_by(&self.pose.inverse());
+                let mut edges = InternalEdges::default();
                 mesh.near(&local, |(triangle, faces)| {
                     let target = Target::new(&self.pose, &triangle, faces);
                     if let Some(touch) = body.contact(pose, &target, prediction) {
-                        found(touch);
+                        let corners = [triangle.a, triangle.b, triangle.c]
+                            .map(|corner| self.pose.transform_point(corner));
+                        edges.add(touch, corners, found);
                     }
                 });
+                edges.flush(found);
             }
         }
     }

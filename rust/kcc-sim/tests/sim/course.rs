@@ -375,6 +375,22 @@ fn a_cylinder_climbing_onto_a_deep_chamfer_floats_at_the_tread_it_found() {
 }
 
 #[test]
+fn a_cylinder_on_the_top_of_a_chamfer_is_not_held_by_the_treads_edge() {
+    // At 175 Hz the climb of `mesh_stairs_chamfer_2cm_cylinder`'s second riser lands the
+    // cylinder's rim on the 2 cm chamfer, 0.6 mm below the tread. The parry world's slide met
+    // the chamfer's face and, at the edge it shares with the tread, the tread's triangle with a
+    // normal 45.9 degrees from up, a wall: the walk stopped there for the rest of the run.
+    // Godot's Jolt leaves that second contact out (its internal edge removal: the chamfer's
+    // face contact voids the shared edge), and so does the parry world now
+    // (`kcc_parry::solid`, `internal_edges`): the cylinder reaches the landing and comes back.
+    checks_pass(
+        "mesh_stairs_chamfer_2cm_cylinder.toml",
+        &[175.0],
+        &["reach", "end_near", "max_airborne_ticks", "max_penetration"],
+    );
+}
+
+#[test]
 fn a_cylinder_walking_down_chamfered_stairs_steps_once_per_riser() {
     // A 45 degree chamfer is floor: the cylinder walks down its face, and the tick its slide
     // follows the face past the chamfer's foot the engine's floor snap takes it down the rest
