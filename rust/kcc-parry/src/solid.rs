@@ -108,12 +108,18 @@ struct Mesh {
 }
 
 impl Mesh {
-    /// Calls `found` with each triangle whose bounds meet `reach` (in the mesh's frame, m),
-    /// with its faces (none for a sliver).
-    fn near(&self, reach: &Aabb, found: impl FnMut((Triangle, &[Face]))) {
+    /// Calls `found` with each triangle whose bounds meet `reach` (in the mesh's frame, m) and
+    /// whose front faces `center` (the body's centre in the mesh's frame, m), with its faces
+    /// (none for a sliver). Jolt ignores a triangle whose plane has the centre of the body's
+    /// shape behind it (a mesh is one-sided, as Godot's `ConcavePolygonShape3D` is by default).
+    fn near(&self, reach: &Aabb, center: DVec3, found: impl FnMut((Triangle, &[Face]))) {
         self.triangles
             .bvh()
             .intersect_aabb(reach)
+            .filter(|&index| {
+                let t = self.triangles.triangle(index);
+                (t.b - t.a).cross(t.c - t.a).dot(t.a - center) <= 0.0
+            })
             .map(|index| {
                 let faces = self.faces[index as usize].as_ref();
                 (
@@ -337,8 +343,9 @@ impl Solid {
             }
             SolidKind::Mesh(mesh) => {
                 let local = reach.transform_by(&self.pose.inverse());
+                let center = self.pose.inverse_transform_point(pose.translation);
                 let mut edges = InternalEdges::default();
-                mesh.near(&local, |(triangle, faces)| {
+                mesh.near(&local, center, |(triangle, faces)| {
                     let target = Target::new(&self.pose, &triangle, faces);
                     if let Some(touch) = body.contact(pose, &target, prediction) {
                         let corners = [triangle.a, triangle.b, triangle.c]
@@ -419,8 +426,9 @@ impl Solid {
         prune: bool,
     ) -> Option<f64> {
         let local = swept.loosened(SWEEP_GAP).transform_by(&self.pose.inverse());
+        let center = self.pose.inverse_transform_point(pose.translation);
         let mut first: Option<f64> = None;
-        mesh.near(&local, |(triangle, faces)| {
+        mesh.near(&local, center, |(triangle, faces)| {
             let target = Target::new(&self.pose, &triangle, faces);
             let reach = first.filter(|_| prune).map_or(motion, |f| up_to(motion, f));
             if let Some(distance) = first_touch(body, pose, reach, &target) {
@@ -1277,6 +1285,44 @@ mod tests {
             touches > 1000 && overlaps > 100,
             "{touches} touches, {overlaps} overlaps"
         );
+    }
+
+    #[test]
+    fn a_meshs_triangle_counts_only_for_a_body_whose_centre_is_in_front_of_it() {
+        // A plank as one face of a mesh, 1 m up and facing up, and a capsule (1.8 m tall)
+        // whose head is through it: Jolt ignores the face while the centre is below it.
+        let corners = [(-2.0, -1.0), (2.0, -1.0), (2.0, 1.0), (-2.0, 1.0)];
+        let vertices = corners.map(|(x, z)| glam::Vec3::new(x, 0.0, z)).to_vec();
+        let offset = glam::Vec3::Y;
+        let plank = crate::geometry::mesh(vertices, vec![[0, 2, 1], [0, 3, 2]], offset).unwrap();
+        let shape = SharedShape::capsule_y(0.5, 0.4);
+        let body = Rounded::new(&shape);
+        let at = |y: f64| Pose::from_translation(DVec3::new(0.0, y, 0.0));
+        let touches = |y: f64| {
+            let pose = at(y);
+            let mut found = Vec::new();
+            plank.contacts(&body, &pose, &shape.compute_aabb(&pose), 0.0, &mut |t| {
+                found.push(t)
+            });
+            found
+        };
+        assert!(touches(0.95).is_empty(), "centre below the face");
+        // The centre above it, the feet 5 cm below it: held up by the face.
+        let held = touches(1.85);
+        assert!(!held.is_empty(), "centre above the face");
+        assert!(
+            held.iter()
+                .all(|t| t.normal.abs_diff_eq(DVec3::NEG_Y, 1e-9))
+        );
+        // The cast: up from below, nothing; down from above, the face.
+        let cast = |from: f64, motion: DVec3| {
+            let pose = at(from);
+            let swept = shape.compute_swept_aabb(&pose, &at(from + motion.y));
+            plank.first_touch(&body, &pose, &swept, motion)
+        };
+        assert_eq!(cast(0.5, DVec3::Y), None);
+        let down = cast(2.5, DVec3::NEG_Y).expect("the face");
+        assert!((down - 0.6).abs() < 1e-6, "{down}");
     }
 
     #[test]

@@ -1254,7 +1254,8 @@ mod tests {
                 Vec3::new(2.0, -1.0, 1.0),
                 Vec3::new(0.0, 1.0, -1.0),
             ],
-            vec![[0, 2, 1]],
+            // Counter-clockwise seen from the body: a mesh is one-sided.
+            vec![[0, 1, 2]],
             Vec3::ZERO,
         )
         .unwrap();
