@@ -321,13 +321,14 @@ impl Solid {
     }
 
     /// Calls `found` with every contact between `body` at `pose` and this solid closer than
-    /// `prediction` (m); of a mesh's, those Godot's Jolt keeps (see [`crate::internal_edges`]).
+    /// `prediction` (m); of a mesh's, those `which` says (what a query answers:
+    /// [`MeshContacts::Kept`]).
     pub(crate) fn contacts(
         &self,
         body: &Rounded,
         pose: &Pose,
         body_aabb: &Aabb,
-        prediction: f64,
+        (prediction, which): (f64, MeshContacts),
         found: &mut impl FnMut(Touch),
     ) {
         let reach = body_aabb.loosened(prediction);
@@ -347,11 +348,15 @@ impl Solid {
                 let mut edges = InternalEdges::default();
                 mesh.near(&local, center, |(triangle, faces)| {
                     let target = Target::new(&self.pose, &triangle, faces);
-                    if let Some(touch) = body.contact(pose, &target, prediction) {
-                        let corners = [triangle.a, triangle.b, triangle.c]
-                            .map(|corner| self.pose.transform_point(corner));
-                        edges.add(touch, corners, found);
+                    let Some(touch) = body.contact(pose, &target, prediction) else {
+                        return;
+                    };
+                    if which == MeshContacts::All {
+                        return found(touch);
                     }
+                    let corners = [triangle.a, triangle.b, triangle.c]
+                        .map(|corner| self.pose.transform_point(corner));
+                    edges.add(touch, corners, found);
                 });
                 edges.flush(found);
             }
@@ -456,6 +461,17 @@ const PAST_FIRST: f64 = 1e-9;
 /// the closed forms of a segment and a cylinder look for their nearest points on.
 fn triangle_faces(triangle: &Triangle) -> Option<[Face; 5]> {
     Face::of_triangle(triangle.a, triangle.b, triangle.c)
+}
+
+/// Which of a mesh's contacts [`Solid::contacts`] gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MeshContacts {
+    /// Those Godot's Jolt keeps after its internal edge removal (see `internal_edges`): what
+    /// a query answers.
+    Kept,
+    /// Every triangle's: what may come to be kept as the body moves (the removal of one
+    /// contact depends on the others found with it).
+    All,
 }
 
 /// A contact between the body's shape and a solid, in world space.
@@ -1301,9 +1317,13 @@ mod tests {
         let touches = |y: f64| {
             let pose = at(y);
             let mut found = Vec::new();
-            plank.contacts(&body, &pose, &shape.compute_aabb(&pose), 0.0, &mut |t| {
-                found.push(t)
-            });
+            plank.contacts(
+                &body,
+                &pose,
+                &shape.compute_aabb(&pose),
+                (0.0, MeshContacts::Kept),
+                &mut |t| found.push(t),
+            );
             found
         };
         assert!(touches(0.95).is_empty(), "centre below the face");

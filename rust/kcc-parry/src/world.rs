@@ -49,7 +49,7 @@ use parry3d_f64::shape::SharedShape;
 
 use crate::movable::Movable;
 use crate::platform::{Platform, PlatformMotion};
-use crate::solid::{self, Rounded, Solid, Touch};
+use crate::solid::{self, MeshContacts, Rounded, Solid, Touch};
 
 /// Recovery passes before a cast (Jolt's `motion_queries/recovery_iterations`).
 pub const RECOVERY_ITERATIONS: usize = 4;
@@ -410,13 +410,26 @@ impl World {
         deepest as f32
     }
 
-    /// Calls `found` with the index of the solid and each contact closer than `prediction`,
-    /// leaving out solid `exclude`.
+    /// Calls `found` with the index of the solid and each contact closer than `prediction`
+    /// that a query answers, leaving out solid `exclude`.
     fn contacts(
         &self,
         shape: &BodyShape,
         origin: DVec3,
         prediction: f64,
+        exclude: Option<usize>,
+        found: &mut impl FnMut(usize, Touch),
+    ) {
+        let reach = (prediction, MeshContacts::Kept);
+        self.contacts_as(shape, origin, reach, exclude, found);
+    }
+
+    /// [`World::contacts`] closer than `reach.0` (m), of a mesh those `reach.1` says.
+    fn contacts_as(
+        &self,
+        shape: &BodyShape,
+        origin: DVec3,
+        reach: (f64, MeshContacts),
         exclude: Option<usize>,
         found: &mut impl FnMut(usize, Touch),
     ) {
@@ -426,7 +439,7 @@ impl World {
             if Some(index) == exclude {
                 continue;
             }
-            solid.contacts(&shape.rounded, &pose, &aabb, prediction, &mut |c| {
+            solid.contacts(&shape.rounded, &pose, &aabb, reach, &mut |c| {
                 found(index, c)
             });
         }
@@ -443,7 +456,8 @@ impl World {
     ) {
         let pose = shape.pose(origin);
         let aabb = shape.aabb(origin);
-        self.solids[index].contacts(&shape.rounded, &pose, &aabb, prediction, found);
+        let reach = (prediction, MeshContacts::Kept);
+        self.solids[index].contacts(&shape.rounded, &pose, &aabb, reach, found);
     }
 
     /// The contact with solid `index` nearest to `point` (m) closer than `prediction`.
@@ -717,8 +731,11 @@ impl World {
         if !may_query {
             return None;
         }
+        // Every triangle's contact: which ones Jolt drops depends on what else it meets, and
+        // that changes on the way out.
         let mut alone = true;
-        self.contacts(shape, at, margin + rest.length(), exclude, &mut |i, c| {
+        let reach = (margin + rest.length(), MeshContacts::All);
+        self.contacts_as(shape, at, reach, exclude, &mut |i, c| {
             alone &= i == index && c == *touch;
         });
         alone.then_some(rest)
