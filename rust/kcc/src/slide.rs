@@ -15,7 +15,7 @@ use crate::plan::Plan;
 use crate::push;
 use crate::settings::{StairSettings, StepDetection};
 use crate::surface::{is_walkable, same_slope, supports};
-use crate::tolerances::{MIN_MOTION, MIN_SHARE, NUDGE, OVER_RISER, STOPPED_SHARE, WALK_SHARE};
+use crate::tolerances::{MIN_MOTION, MIN_SHARE, NUDGE, STOPPED_SHARE, WALK_SHARE, graze_clearance};
 
 /// The outcome of [`slide`]: where the engine's slide left the body, and how fast.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -316,8 +316,9 @@ fn climb_at_wall<B: KinematicBody + ?Sized>(
 /// back where that motion began (`floor_block_on_wall`: no creeping up walls), so a slide that
 /// first followed the tread and then met the next riser's nosing a little short of the walk's
 /// end kept only the first part (a sprinting capsule at 165 Hz: 0.47 of its walk, the step
-/// found on the next tick). Made again, it stops a safe margin short of the wall along the
-/// wall's normal, where it does not meet it (one slide more, on such a tick only). Not when the
+/// found on the next tick). Made again, it stops a safe margin and a hair
+/// ([`graze_clearance`]) short of the wall along the wall's normal, where it does not meet it
+/// (one slide more, on such a tick only). Not when the
 /// slide took back less than [`WALK_SHARE`] of the walk, nor when the engine does not say its
 /// slide's collisions.
 fn remade_short<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan, slope: f32) {
@@ -340,7 +341,7 @@ fn remade_short<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan, slope: f32
     if covered - walked <= walk.length() * WALK_SHARE || facing <= MIN_SHARE {
         return;
     }
-    let short = (body.safe_margin().max(0.0) + OVER_RISER) / facing;
+    let short = (body.safe_margin().max(0.0) + graze_clearance(plan.start)) / facing;
     let share = (covered - short) / walk.length();
     if share * walk.length() <= walked {
         return;

@@ -55,7 +55,9 @@ pub const SWEEP_SLACK: f32 = 2e-3;
 /// level with the tread a walk crosses: the motion grazes the tread, and whether Jolt counts
 /// that touch is the last bit of its f32 geometry (a touch whose contact does not oppose the
 /// motion ends Jolt's cast, and the whole motion is answered free, through the next step's
-/// nosing). A hair above, it never touches. Float rounding, not the character's size.
+/// nosing). A hair above, it never touches. Also how far beyond the safe margin a slide made
+/// again short of a wall stops from it (`slide::remade_short`). Float rounding, not the
+/// character's size.
 pub fn graze_clearance(feet: glam::Vec3) -> f32 {
     let coarse = 8.0 * f32::EPSILON * feet.abs().max_element();
     1e-5f32.max(if coarse.is_finite() { coarse } else { 0.0 })

@@ -316,10 +316,11 @@ fn a_slide_godot_took_back_short_of_the_next_nosing_is_made_again_short_of_it() 
     };
     let (failed, slowest) = ratio("stairs_020_sprint_capsule.toml", 165.0);
     assert!(failed == 0 && slowest > 0.9, "{failed} failed, {slowest}");
-    // The small character's tick is 7.6 mm, and the slide made again keeps Godot's 1 mm margin
-    // (not scaled with it) from the nosing: 0.89 of the walk.
-    let (_, slowest) = ratio("stairs_015_60cm.toml", 175.0);
-    assert!(slowest > 0.85, "{slowest}");
+    // The small character's tick is 7.6 mm: the slide made again a safe margin and 0.2 mm
+    // short of the nosing kept 0.89 of the walk, under the check's 0.9; a hair beyond the
+    // margin (`tolerances::graze_clearance`), 0.92.
+    let (failed, slowest) = ratio("stairs_015_60cm.toml", 175.0);
+    assert!(failed == 0 && slowest > 0.9, "{failed} failed, {slowest}");
 }
 
 #[test]
