@@ -75,8 +75,7 @@ pub fn out_of_nook<B: KinematicBody + ?Sized>(
     if !(off && under_base(lower.normal, fell, up, margin)) {
         return None;
     }
-    let again = nudged(body, probe, from, walk);
-    held(&again, feet, up, margin, reach).map(|_| again)
+    along_walk(body, probe, from, feet, walk, reach)
 }
 
 /// After a climb, a rounded bottom held on the edge of the step it climbed, its middle already
@@ -85,22 +84,28 @@ pub fn out_of_nook<B: KinematicBody + ?Sized>(
 /// the riser's height), and a `probe` straight down may name the tread. True when it did: level
 /// floor more than the [`edge_tolerance`] of `reach` (the flat base's probe length, m) below
 /// the feet (at `feet`, m). One more probe [`NUDGE`] along the walk then names the upper edge
-/// ([`nudged`]).
+/// ([`along_walk`]).
 fn met_lower_tread(probe: &MotionTest, feet: Vec3, up: Vec3, reach: f32) -> bool {
     probe.contact.is_some_and(|lower| {
         vertical(lower.point - feet, up) < -edge_tolerance(reach) && is_level(lower.normal, up)
     })
 }
 
-/// `probe` made again from [`NUDGE`] further along `walk` (a unit vector across up) than
-/// `from` (m).
-fn nudged<B: KinematicBody + ?Sized>(
+/// `probe` made again [`NUDGE`] further along `walk` from `from` (m), when it then meets an
+/// edge that holds a body with its feet at `feet` ([`held`], with `reach` the flat base's
+/// probe length, m).
+fn along_walk<B: KinematicBody + ?Sized>(
     body: &mut B,
     probe: &MotionTest,
     from: Vec3,
+    feet: Vec3,
     walk: Vec3,
-) -> MotionTest {
-    body.test_move(from + walk * NUDGE, probe.travel + probe.remainder)
+    reach: f32,
+) -> Option<MotionTest> {
+    let up = unit_up(body.up_direction());
+    let walk = horizontal(walk, up).try_normalize()?;
+    let again = body.test_move(from + walk * NUDGE, probe.travel + probe.remainder);
+    held(&again, feet, up, body.safe_margin(), reach).map(|_| again)
 }
 
 /// True when a contact with unit `normal`, met by a probe straight down that fell `fell` (m)
@@ -434,12 +439,9 @@ pub fn set_down<B: KinematicBody + ?Sized>(
     }
     let mut probe = body.test_move(here, -up * drop);
     let feet = here - up * (high - base);
-    let nook = match horizontal(walk, up).try_normalize() {
-        Some(along) if met_lower_tread(&probe, feet, up, reach) => {
-            let again = nudged(body, &probe, here, along);
-            held(&again, feet, up, body.safe_margin(), reach).map(|_| again)
-        }
-        _ => out_of_nook(body, &probe, here, feet, walk, reach),
+    let nook = match met_lower_tread(&probe, feet, up, reach) {
+        true => along_walk(body, &probe, here, feet, walk, reach),
+        false => out_of_nook(body, &probe, here, feet, walk, reach),
     };
     if let Some(again) = nook {
         probe = again;
