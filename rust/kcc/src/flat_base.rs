@@ -81,14 +81,27 @@ pub fn out_of_nook<B: KinematicBody + ?Sized>(
 /// After a climb, a rounded bottom held on the edge of the step it climbed, its middle already
 /// past the edge of the step below, hangs onto that lower step's tread: it touches the tread
 /// and the upper edge at once where the slide stopped it against that edge (its hang there is
-/// the riser's height), and a `probe` straight down may name the tread. True when it did: level
-/// floor more than the [`edge_tolerance`] of `reach` (the flat base's probe length, m) below
-/// the feet (at `feet`, m). One more probe [`NUDGE`] along the walk then names the upper edge
-/// ([`along_walk`]).
-fn met_lower_tread(probe: &MotionTest, feet: Vec3, up: Vec3, reach: f32) -> bool {
-    probe.contact.is_some_and(|lower| {
-        vertical(lower.point - feet, up) < -edge_tolerance(reach) && is_level(lower.normal, up)
-    })
+/// the riser's height), and a `probe` straight down from `from` (m) may name the tread, level,
+/// a riser below the feet (at `feet`, m). Then one more probe [`NUDGE`] further along the
+/// walk (`walk`, m/s) names the upper edge, returned when it holds the feet (as
+/// [`out_of_nook`]). `None` when the first probe met no level floor more than the
+/// [`edge_tolerance`] of `reach` (the flat base's probe length, m) below the feet, or the
+/// second no edge at their height (the body walked off the edge).
+fn off_lower_tread<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    probe: &MotionTest,
+    from: Vec3,
+    feet: Vec3,
+    walk: Vec3,
+    reach: f32,
+) -> Option<MotionTest> {
+    let up = unit_up(body.up_direction());
+    let lower = probe.contact?;
+    let below = vertical(lower.point - feet, up) < -edge_tolerance(reach);
+    if !(below && is_level(lower.normal, up)) {
+        return None;
+    }
+    along_walk(body, probe, from, feet, walk, reach)
 }
 
 /// `probe` made again [`NUDGE`] further along `walk` from `from` (m), when it then meets an
@@ -439,11 +452,9 @@ pub fn set_down<B: KinematicBody + ?Sized>(
     }
     let mut probe = body.test_move(here, -up * drop);
     let feet = here - up * (high - base);
-    let nook = match met_lower_tread(&probe, feet, up, reach) {
-        true => along_walk(body, &probe, here, feet, walk, reach),
-        false => out_of_nook(body, &probe, here, feet, walk, reach),
-    };
-    if let Some(again) = nook {
+    if let Some(again) = out_of_nook(body, &probe, here, feet, walk, reach)
+        .or_else(|| off_lower_tread(body, &probe, here, feet, walk, reach))
+    {
         probe = again;
     }
     let Some(contact) = probe.contact else {

@@ -77,7 +77,7 @@
 //! two margins further, 71. Neither was kept. On 2026-12-03 `PROPTEST_CASES=2000` failed
 //! for 29 of the seeds 1 to 30 (the first failure of each test): 11 a 0.3 m capsule on sharp
 //! 0.15 m risers at 38 to 87 Hz (13 to 15 queries: the set-down's probe named the lower
-//! tread, level, where the round bottom hangs onto it; `flat_base::met_lower_tread` since),
+//! tread, level, where the round bottom hangs onto it; `flat_base::off_lower_tread` since),
 //! most others the 0.3 m capsule on the rounded 0.2 m risers above. The same 20 000 draws
 //! then found 11 over the budget on a step tick (9 before: five climbs that were undone on a
 //! tick of 17 queries without a step, the next tick climbing in 9, now climb on their own
@@ -586,7 +586,7 @@ fn a_capsule_that_climbed_a_sharp_edge_over_the_lower_tread_is_held_within_the_b
     // hangs as low as the riser is high. The set-down's probe named the lower tread (level, a
     // riser below the feet, 0.7 mm before the edge), and the step down and the hold after it
     // found the edge again: 13 and 14 queries. One more probe a millimetre along the walk now
-    // names the edge (`flat_base::met_lower_tread`).
+    // names the edge (`flat_base::off_lower_tread`).
     for (rate, speed) in [(55.279_7, 3.640_048_7), (41.626_66, 3.269_569)] {
         let w = Walk {
             sharp: true,
