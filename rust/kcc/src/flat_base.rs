@@ -75,50 +75,8 @@ pub fn out_of_nook<B: KinematicBody + ?Sized>(
     if !(off && under_base(lower.normal, fell, up, margin)) {
         return None;
     }
-    along_walk(body, probe, from, feet, walk, reach)
-}
-
-/// After a climb, a rounded bottom held on the edge of the step it climbed, its middle already
-/// past the edge of the step below, hangs onto that lower step's tread: it touches the tread
-/// and the upper edge at once where the slide stopped it against that edge (its hang there is
-/// the riser's height), and a `probe` straight down from `from` (m) may name the tread, level,
-/// a riser below the feet (at `feet`, m). Then one more probe [`NUDGE`] further along the
-/// walk (`walk`, m/s) names the upper edge, returned when it holds the feet (as
-/// [`out_of_nook`]). `None` when the first probe met no level floor more than the
-/// [`edge_tolerance`] of `reach` (the flat base's probe length, m) below the feet, or the
-/// second no edge at their height (the body walked off the edge).
-fn off_lower_tread<B: KinematicBody + ?Sized>(
-    body: &mut B,
-    probe: &MotionTest,
-    from: Vec3,
-    feet: Vec3,
-    walk: Vec3,
-    reach: f32,
-) -> Option<MotionTest> {
-    let up = unit_up(body.up_direction());
-    let lower = probe.contact?;
-    let below = vertical(lower.point - feet, up) < -edge_tolerance(reach);
-    if !(below && is_level(lower.normal, up)) {
-        return None;
-    }
-    along_walk(body, probe, from, feet, walk, reach)
-}
-
-/// `probe` made again [`NUDGE`] further along `walk` from `from` (m), when it then meets an
-/// edge that holds a body with its feet at `feet` ([`held`], with `reach` the flat base's
-/// probe length, m).
-fn along_walk<B: KinematicBody + ?Sized>(
-    body: &mut B,
-    probe: &MotionTest,
-    from: Vec3,
-    feet: Vec3,
-    walk: Vec3,
-    reach: f32,
-) -> Option<MotionTest> {
-    let up = unit_up(body.up_direction());
-    let walk = horizontal(walk, up).try_normalize()?;
     let again = body.test_move(from + walk * NUDGE, probe.travel + probe.remainder);
-    held(&again, feet, up, body.safe_margin(), reach).map(|_| again)
+    held(&again, feet, up, margin, reach).map(|_| again)
 }
 
 /// True when a contact with unit `normal`, met by a probe straight down that fell `fell` (m)
@@ -452,9 +410,7 @@ pub fn set_down<B: KinematicBody + ?Sized>(
     }
     let mut probe = body.test_move(here, -up * drop);
     let feet = here - up * (high - base);
-    if let Some(again) = out_of_nook(body, &probe, here, feet, walk, reach)
-        .or_else(|| off_lower_tread(body, &probe, here, feet, walk, reach))
-    {
+    if let Some(again) = out_of_nook(body, &probe, here, feet, walk, reach) {
         probe = again;
     }
     let Some(contact) = probe.contact else {
