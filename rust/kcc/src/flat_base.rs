@@ -22,7 +22,10 @@ use glam::Vec3;
 
 use crate::body::{Contact, KinematicBody, MotionTest};
 use crate::floor::{horizontal, unit_up, vertical};
-use crate::surface::{CREST_SLOPE, is_edge, is_level, is_overhang, is_walkable, same_normal};
+use crate::surface::{
+    CREST_SLOPE, FLOOR_ANGLE_MARGIN, FLOOR_ANGLE_TOLERANCE, is_edge, is_level, is_overhang,
+    is_walkable, same_normal,
+};
 use crate::tolerances::{
     FACE_SHIFT, HELD_TOLERANCE, MIN_HOLD, NUDGE, SWEEP_SLACK, edge_tolerance, tread_look,
 };
@@ -298,6 +301,13 @@ pub fn stand_over<B: KinematicBody + ?Sized>(
     {
         return put_held(body, lifted, high - top, here);
     }
+    if let Some(Face::Was(held_on)) = before
+        && top > base + HELD_TOLERANCE
+        && top - base <= reach
+        && up_one_face(&held_on, &contact, margin, body.floor_max_angle(), up)
+    {
+        return rise_onto(body, lifted, top, here);
+    }
     if !(edge || sunk) || (top - base).abs() > tolerance || top <= vertical(here, up) || top > high
     {
         return None;
@@ -316,6 +326,53 @@ pub fn stand_over<B: KinematicBody + ?Sized>(
         return None;
     }
     put_held(body, lifted, high - top, here)
+}
+
+/// True when `contact`, met by a probe down, is further up one steep face than the contact the
+/// body stood held on (`held_on`): one of the two lies on the other's plane (within the
+/// engines' margins, `margin` m), the way from one to the other is too steep for the climb to
+/// land on as floor (steeper than `max_angle`, rad, less the [`FLOOR_ANGLE_MARGIN`]: a 45
+/// degree chamfer at the default floor angle), and `contact` is no steeper than `held_on`.
+/// Held on a chamfer's foot, a rounded bottom walking on meets the chamfer's face or its top
+/// corner: a flat bottom stands on what is under it, not lower. A ramp walked onto from an
+/// edge is floor, walked as a slope.
+fn up_one_face(
+    held_on: &Contact,
+    contact: &Contact,
+    margin: f32,
+    max_angle: f32,
+    up: Vec3,
+) -> bool {
+    let near = 2.0 * margin.max(0.0) + HELD_TOLERANCE;
+    let on_plane =
+        |plane: &Contact, point: Vec3| plane.normal.dot(point - plane.point).abs() <= near;
+    let one_face = on_plane(held_on, contact.point) || on_plane(contact, held_on.point);
+    let way = contact.point - held_on.point;
+    let slope = vertical(way, up).atan2(horizontal(way, up).length());
+    let steep = slope > max_angle - FLOOR_ANGLE_MARGIN + FLOOR_ANGLE_TOLERANCE;
+    let no_steeper = contact.normal.dot(up) > held_on.normal.dot(up)
+        || same_normal(contact.normal, held_on.normal);
+    is_edge(held_on.normal, up) && one_face && steep && no_steeper
+}
+
+/// Raises the body from `lifted` (m) to feet at `top` (m along up), one motion test, and holds
+/// it there when the way up is free. Returns how far that is above `here` (m).
+fn rise_onto<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    lifted: Vec3,
+    top: f32,
+    here: Vec3,
+) -> Option<f32> {
+    let up = unit_up(body.up_direction());
+    let rise = top - vertical(lifted, up);
+    if rise > 0.0 {
+        // Above where the raise of [`stand`] went: up the rest of the way, if it is free.
+        let raise = body.test_move(lifted, up * rise);
+        if raise.contact.is_some() {
+            return None;
+        }
+    }
+    put_held(body, lifted, -rise, here)
 }
 
 /// True when `contact`, met by the probe of [`stand`], is level floor the engine's slide sank
@@ -664,6 +721,47 @@ mod tests {
                 movable: false,
             }),
         }
+    }
+
+    #[test]
+    fn a_contact_further_up_the_chamfer_held_on_is_told_from_another_surface() {
+        let contact = |point: Vec3, normal: Vec3| Contact {
+            normal: normal.normalize(),
+            point,
+            depth: 0.0,
+            movable: false,
+        };
+        let margin = 0.001;
+        // A 5 cm chamfer at 45 degrees from (y 0.15, z -1.0) to (y 0.2, z -1.05).
+        let face = Vec3::new(0.0, 1.0, 1.0);
+        let foot = contact(Vec3::new(0.0, 0.15, -1.0), Vec3::new(0.0, 0.67, 0.74));
+        let on_face = contact(Vec3::new(0.0, 0.188, -1.038), face);
+        let top = contact(Vec3::new(0.0, 0.2, -1.05), Vec3::new(0.0, 0.87, 0.49));
+        let floor = std::f32::consts::FRAC_PI_4;
+        let up = |from: &Contact, to: &Contact| up_one_face(from, to, margin, floor, Vec3::Y);
+        // Held on the foot, then on the face: the face rises from the foot, and the top
+        // corner is on the face's plane.
+        assert!(up(&foot, &on_face));
+        assert!(up(&on_face, &top));
+        // Further up the same face, but back down from the top.
+        let lower_on_face = contact(Vec3::new(0.0, 0.17, -1.02), face);
+        assert!(up(&lower_on_face, &on_face));
+        assert!(!up(&top, &on_face));
+        // A 30 degree ramp walked onto from an edge at its foot is floor: no.
+        let ramp = Vec3::new(0.0, 0.866, 0.5);
+        let ramp_foot = contact(Vec3::ZERO, Vec3::new(0.0, 0.6, 0.8));
+        let on_ramp = contact(Vec3::new(0.0, 0.05, -0.0866), ramp);
+        assert!(!up(&ramp_foot, &on_ramp));
+        // Two corners of a 2 cm chamfer, the way between them at 45 degrees.
+        let foot_2cm = contact(Vec3::new(0.0, 0.38, -1.3), Vec3::new(0.0, 0.629, 0.777));
+        let top_2cm = contact(Vec3::new(0.0, 0.4, -1.32), Vec3::new(0.0, 0.75, 0.66));
+        assert!(up(&foot_2cm, &top_2cm));
+        // The next step's chamfer, 0.2 m higher: not on this face's plane.
+        let next = contact(Vec3::new(0.0, 0.4, -1.35), Vec3::new(0.0, 0.87, 0.49));
+        assert!(!up(&on_face, &next));
+        // Held on level floor: no face to go up.
+        let level = contact(Vec3::new(0.0, 0.0, -0.9), Vec3::Y);
+        assert!(!up(&level, &top));
     }
 
     #[test]

@@ -355,6 +355,48 @@ fn a_capsule_walks_up_chamfered_and_rounded_mesh_stairs_at_its_speed() {
 }
 
 #[test]
+fn a_capsule_on_a_chamfers_foot_rises_onto_its_top_without_sinking() {
+    // Up 0.2 m steps whose nosings are cut by a 2, 5 or 10 cm chamfer (open/): the climb holds
+    // the capsule on the chamfer's foot, and the next tick its round bottom meets the chamfer's
+    // face or top corner higher than its feet, more than the edge tolerance. The hold let go
+    // and the engine's step down sank the body 5 to 8 cm onto that face at 60 Hz, to roll back
+    // up over the next ticks: a bob at every riser. At 144 and 240 Hz the hold rose onto the
+    // face, and the engine's floor snap in the next slide sank the body 9 to 10 cm down it (a
+    // 45 degree face is floor for the engine). A contact further up the face the body stood
+    // held on now holds it there (`flat_base::up_one_face`). No tick on the way up goes down
+    // more than 1 cm (the fall from the start height onto the floor, 8 mm at 60 Hz, aside).
+    let files = [
+        "open/mesh_stairs_chamfer_2cm_capsule.toml",
+        "open/mesh_stairs_chamfer_5cm_capsule.toml",
+        "open/mesh_stairs_chamfer_10cm_capsule.toml",
+    ];
+    let runs = files
+        .iter()
+        .flat_map(|file| [60.0, 144.0, 240.0].map(|rate| (file, rate)));
+    for (file, rate) in runs {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../scenarios")
+            .join(file);
+        let scenario = Scenario::load(&path).unwrap();
+        let run = run::run(&scenario, ControllerKind::Kcc, rate).expect("the parry world answers");
+        // The walk up lasts 1.5 s.
+        let up: Vec<f32> = run
+            .ticks
+            .iter()
+            .take_while(|t| t.time <= 1.5)
+            .map(|t| t.position.y)
+            .collect();
+        let sank = up
+            .windows(2)
+            .map(|pair| pair[0] - pair[1])
+            .fold(0.0, f32::max);
+        assert!(sank < 0.01, "{file} at {rate} Hz: down {sank} m in a tick");
+        let top = up.iter().copied().fold(0.0, f32::max);
+        assert!(top > 1.55, "{file} at {rate} Hz: up to {top} m only");
+    }
+}
+
+#[test]
 fn a_cylinder_climbing_onto_a_deep_chamfer_floats_at_the_tread_it_found() {
     // 0.3 m steps whose nosings are cut by a 15 cm chamfer (open/): the climb lifted the
     // cylinder to the tread it found 15 cm past its landing (the step forward test), but the
