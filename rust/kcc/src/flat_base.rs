@@ -302,9 +302,11 @@ pub fn stand_over<B: KinematicBody + ?Sized>(
         return put_held(body, lifted, high - top, here);
     }
     if let Some(Face::Was(held_on)) = before
-        && let Some(height) = held_higher(body, &held_on, &contact, lifted, base, reach)
+        && top > base + HELD_TOLERANCE
+        && top - base <= reach
+        && up_one_face(&held_on, &contact, margin, body.floor_max_angle(), up)
     {
-        return rise_onto(body, lifted, height, here);
+        return rise_onto(body, lifted, top, here);
     }
     if !(edge || sunk) || (top - base).abs() > tolerance || top <= vertical(here, up) || top > high
     {
@@ -324,36 +326,6 @@ pub fn stand_over<B: KinematicBody + ?Sized>(
         return None;
     }
     put_held(body, lifted, high - top, here)
-}
-
-/// The height (m along up) a body held on `held_on` at the height `base` (m along up) stays
-/// held at when the probe of [`stand_over`] from `lifted` (m) met `contact` above `base`, within
-/// the max step height `reach` (m): the contact's when it is further up the steep face the body
-/// stood held on ([`up_one_face`]); `base` when the probe's round bottom met something higher
-/// ahead (the next riser's foot, a tread's length on) before the edge it stood on, that edge
-/// still under the body (within its radius across the ground) at the held height. `None`
-/// otherwise: the usual hold decides.
-fn held_higher<B: KinematicBody + ?Sized>(
-    body: &B,
-    held_on: &Contact,
-    contact: &Contact,
-    lifted: Vec3,
-    base: f32,
-    reach: f32,
-) -> Option<f32> {
-    let up = unit_up(body.up_direction());
-    let top = vertical(contact.point, up);
-    let high = vertical(lifted, up);
-    let margin = body.safe_margin();
-    if top > base + HELD_TOLERANCE
-        && top - base <= reach
-        && up_one_face(held_on, contact, margin, body.floor_max_angle(), up)
-    {
-        return Some(top);
-    }
-    let under = horizontal(held_on.point - lifted, up).length() <= body.shape_radius();
-    let level = (vertical(held_on.point, up) - base).abs() <= edge_tolerance(reach);
-    (top > high && high >= base && under && level).then_some(base)
 }
 
 /// True when `contact`, met by a probe down, is further up one steep face than the contact the
@@ -383,9 +355,8 @@ fn up_one_face(
     is_edge(held_on.normal, up) && one_face && steep && no_steeper
 }
 
-/// Holds the body with its feet at `top` (m along up), from `lifted` (m): above `lifted` when
-/// the way up is free (one motion test), below it where the probe down from there fell past.
-/// Returns how far that is above `here` (m).
+/// Raises the body from `lifted` (m) to feet at `top` (m along up), one motion test, and holds
+/// it there when the way up is free. Returns how far that is above `here` (m).
 fn rise_onto<B: KinematicBody + ?Sized>(
     body: &mut B,
     lifted: Vec3,
