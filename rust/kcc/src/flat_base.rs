@@ -355,8 +355,9 @@ fn up_one_face(
     is_edge(held_on.normal, up) && one_face && steep && no_steeper
 }
 
-/// Raises the body from `lifted` (m) to feet at `top` (m along up), one motion test, and holds
-/// it there when the way up is free. Returns how far that is above `here` (m).
+/// Holds the body with its feet at `top` (m along up), from `lifted` (m): up there when the way
+/// up is free (one motion test), or down where the probe from `lifted` fell past. Returns how
+/// far that is above `here` (m), `None` when the way up is not free.
 fn rise_onto<B: KinematicBody + ?Sized>(
     body: &mut B,
     lifted: Vec3,
