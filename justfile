@@ -44,6 +44,7 @@ test: godot-web
 lint:
     cargo fmt --all -- --check
     cargo clippy --workspace --all-targets -- -D warnings
+    RUSTDOCFLAGS="-D warnings" cargo doc -p kcc --no-deps
 
 # Debug and release builds of the Godot extension for this machine, into addons/rust_character_body/bin/.
 addon:

@@ -187,7 +187,7 @@ pub fn over_tread<B: KinematicBody + ?Sized>(
 /// stood on level floor, climbed, or hardly moved. A body over a face is not held.
 ///
 /// A body the engine's slide sank into level floor is stood on that floor the same way, where
-/// the probe stopped: when its lift began inside that floor (see [`began_inside`]), or when the
+/// the probe stopped: when its lift began inside that floor (a contact facing up stopped it), or when the
 /// probe stopped above where the slide left the body by more than the margins (Godot Physics'
 /// slide sank a 6 m character 4.4 mm into the tread its feet came onto from the edge they
 /// stood held on).
@@ -232,7 +232,7 @@ pub fn stand<B: KinematicBody + ?Sized>(
 pub struct Raised {
     /// Where the probe down starts, m: the body's feet lifted clear of what is below.
     pub lifted: Vec3,
-    /// The raise began inside what is below the body (see [`began_inside`]).
+    /// The raise began inside what is below the body: a contact facing up stopped it.
     pub inside: bool,
     /// How far above `base` the move began, m: the probe reaches as far below the base.
     pub above: f32,

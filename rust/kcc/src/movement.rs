@@ -77,7 +77,7 @@ pub fn vertical_speed(speed: f32, jump: bool, settings: &GravitySettings, dt: f3
 /// floor with `normal`: `v_up = -(n_h · run) / n_up`, so the motion follows the floor and its
 /// horizontal part stays `run`. 0 when the floor is not walkable for `max_angle` (rad), the
 /// normal is degenerate, or the floor is flat within the engine's rounding
-/// ([`LEAST_FOLLOWED_GRADE`]).
+/// (a grade under 1 in 1000).
 pub fn along_floor(run: Vec3, normal: Vec3, up: Vec3, max_angle: f32) -> f32 {
     let Some(normal) = usable_normal(normal).filter(|n| is_walkable(*n, up, max_angle)) else {
         return 0.0;
