@@ -29,6 +29,9 @@ pub(crate) struct Lift {
     /// A flat bottom lifted to the tread's height short of its level landing: it floats over
     /// the rounding of the step's edge (see [`Footing::OverTread`](crate::footing::Footing)).
     pub(crate) over: bool,
+    /// The top of a lip the slide did not pass, no higher than the engines' recovery above the
+    /// feet (see [`Ahead::Lip`]): no step, whatever the body rose.
+    pub(crate) lip: bool,
 }
 
 /// What [`climb`] found.
@@ -68,10 +71,14 @@ pub(crate) fn climb<B: KinematicBody + ?Sized>(
     }
     // How far along the motion the slide before the climb (if any) already took the body.
     let slid = horizontal(body.position() - from, up).length();
-    let step = match step_up(body, from, motion, aim, stairs, stance, met) {
-        Ahead::Stepped(step) => step,
+    let margin = body.safe_margin().max(0.0);
+    let (step, lip) = match step_up(body, from, motion, aim, stairs, stance, met) {
+        Ahead::Stepped(step) => (step, false),
+        // A slide that met something and could not move the body at all: a lip it does not
+        // pass, and it would stand there for good.
+        Ahead::Lip(step) if met.is_some() && slid <= margin => (step, true),
         Ahead::Free => return Climb::Free,
-        Ahead::Blocked => return Climb::Blocked,
+        Ahead::Blocked | Ahead::Lip(_) => return Climb::Blocked,
     };
     let across = horizontal(step.displacement, up);
     let flat = horizontal(motion, up);
@@ -86,7 +93,6 @@ pub(crate) fn climb<B: KinematicBody + ?Sized>(
     // the step's edge, and that the slide already took the whole way: lifted and moved on,
     // it would rest on that edge within the margin of the floor it stands on, and the
     // drop after the lift would find the floor, where the slide left it.
-    let margin = body.safe_margin().max(0.0);
     let at_edge = step.past_obstacle < margin && slid >= flat.length() * (1.0 - WALK_SHARE);
     if (rounded || over) && step.past_obstacle < -margin || rounded && at_edge {
         // The probe found the step beyond this tick's motion (or its edge at its end): the
@@ -109,6 +115,7 @@ pub(crate) fn climb<B: KinematicBody + ?Sized>(
         top: vertical(lifted - from, up),
         tilted_obstacle: step.tilted_obstacle,
         over,
+        lip,
     })
 }
 

@@ -306,13 +306,14 @@ fn report_of<B: KinematicBody + ?Sized>(
             // With a flat base a climb that ends a hair above where it began (the step's edge
             // not yet under the body; the next tick climbs it) is no step; nor is the rest of
             // a climb that left a flat bottom on the rounding of the step's edge, below the
-            // tread by less than the rounding: it meets the rounding, not a riser.
+            // tread by less than the rounding: it meets the rounding, not a riser. Nor is the
+            // top of a lip the slide did not pass.
             let least = match (settled.flat, lift.tilted_obstacle) {
                 (None, _) => 0.0,
                 (Some(reach), true) => edge_tolerance(reach),
                 (Some(_), false) => MIN_STEP_RISE,
             };
-            (rise.max(0.0), (rise > least).then_some(rise))
+            (rise.max(0.0), (rise > least && !lift.lip).then_some(rise))
         }
         None => (settled.raised, settled.stepped),
     };

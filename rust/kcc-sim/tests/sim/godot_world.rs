@@ -639,6 +639,22 @@ fn a_body_touching_a_riser_on_godot_physics_climbs_it_without_a_halt() {
     passes_on_godot_physics("scenarios/slow_walk_stairs.toml", "200", 1, 0.002);
 }
 
+/// A cylinder walking up mesh stairs with 2 cm chamfers at 135 and 235 Hz (rates the course
+/// does not use) climbed the top step with its rim over the chamfer, and Godot Physics' floor
+/// snap in the slide across the tread put that rim on the chamfer's face, half a millimetre
+/// below the tread. Its slide then stopped dead against the 45 degree face, and the climb's
+/// landing on the tread, 0.7 mm higher, was no step: it stood there for the rest of the run
+/// (0.9 to 2.6 m short of the landing, speed 0). A climb after a slide that could not move the
+/// body takes such a lip (`stairs::Ahead::Lip`): it walks on, with one `stepped` per riser.
+#[test]
+fn a_cylinder_stopped_by_a_chamfers_lip_on_godot_physics_walks_on() {
+    if !godot_available("a_cylinder_stopped_by_a_chamfers_lip_on_godot_physics_walks_on") {
+        return;
+    }
+    let file = "scenarios/mesh_stairs_chamfer_2cm_cylinder.toml";
+    passes_on_godot_physics(file, "135,235", 2, 0.002);
+}
+
 /// Jolt's floor normal of the two 60 degree slopes a capsule rests between (averaged by Godot)
 /// leans by 4.5e-5 along the valley: at 75 Hz the walk followed that as an uphill slope, Godot
 /// does not snap a body moving up, and the capsule, raised a millimetre onto its flat base,

@@ -68,6 +68,12 @@ pub enum Ahead {
     Stepped(StepUp),
     /// Something is in the way that is not a step: slide along it.
     Blocked,
+    /// A landing past what the probe met, above the feet by no more than the engines' recovery
+    /// ([`MIN_STEP_RISE`]): no step. Most often the floor the body already stands on; after
+    /// a slide that could not move the body at all, the top of a lip that the engine's slide
+    /// does not pass (Godot Physics stops a cylinder whose rim rests half a millimetre down a
+    /// 45 degree chamfer, the tread right above it), which the climb then steps onto.
+    Lip(StepUp),
 }
 
 /// A step up that was found.
@@ -177,7 +183,10 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     };
     let landing = landed.landing;
     let height = vertical(landing.position - from, up);
-    if height <= MIN_STEP_RISE {
+    // No higher than the engines' recovery: the floor the body stands on, or a lip it faces
+    // (see [`Ahead::Lip`]).
+    let lip = height <= MIN_STEP_RISE;
+    if height <= 0.0 {
         return Ahead::Blocked;
     }
     // 5. The riser and the tread.
@@ -192,7 +201,7 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     let clearance = (tread + 2.0 * body.safe_margin())
         .min(vertical(ahead.top - from, up))
         .max(height);
-    Ahead::Stepped(StepUp {
+    let step = StepUp {
         displacement: landing.position - from,
         height,
         tread,
@@ -203,7 +212,12 @@ pub fn step_up<B: KinematicBody + ?Sized>(
         level_landing: is_level(landing.contact.normal, up),
         rim_on_edge: landed.rim && landed.tread_height.is_some(),
         tread_height: landed.tread_height.unwrap_or(height),
-    })
+    };
+    if lip {
+        Ahead::Lip(step)
+    } else {
+        Ahead::Stepped(step)
+    }
 }
 
 /// The lift: a sweep up from `at` (m) by the max step height, sliding along what the head
