@@ -162,16 +162,9 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     }
     let direction = horizontal(motion, up) / length;
     // 2. Up from where the probe stopped.
-    let rise = lift(body, obstacle.at, direction, settings);
-    if vertical(rise.end - obstacle.at, up) <= MIN_STEP_RISE {
+    let Some(rise) = lift_over(body, &obstacle, direction, settings) else {
         return Ahead::Blocked;
-    }
-    // A tread is no lower than the riser or edge the probe met: a lift that something overhead
-    // stopped short of that contact leaves no tread to land on.
-    let short = vertical(obstacle.contact.point - rise.end, up) > 2.0 * body.safe_margin();
-    if short {
-        return Ahead::Blocked;
-    }
+    };
     // 3. Forward (lower, under something the head met), and 4. down onto the step.
     let first = look_ahead(body, rise.end, direction, obstacle.remainder, settings);
     let ahead = match look_under(body, from, &first, &obstacle, direction, settings) {
@@ -237,6 +230,23 @@ fn lift<B: KinematicBody + ?Sized>(
     sweep_while(body, at, motion, settings.sweep_iterations, |next| {
         next.dot(motion) > 0.0 && horizontal(next, up).dot(direction) >= 0.0
     })
+}
+
+/// The [`lift`] from where the probe stopped at `obstacle`, when it rises more than
+/// [`MIN_STEP_RISE`] and reaches that contact: a tread is no lower than the riser or edge the
+/// probe met, so a lift that something overhead stopped short of it (by more than the engines'
+/// margins) leaves no tread to land on. `direction`: the walk's horizontal unit direction.
+fn lift_over<B: KinematicBody + ?Sized>(
+    body: &mut B,
+    obstacle: &Obstacle,
+    direction: Vec3,
+    settings: &StairSettings,
+) -> Option<Sweep> {
+    let up = unit_up(body.up_direction());
+    let rise = lift(body, obstacle.at, direction, settings);
+    let risen = vertical(rise.end - obstacle.at, up) > MIN_STEP_RISE;
+    let short = vertical(obstacle.contact.point - rise.end, up) > 2.0 * body.safe_margin();
+    (risen && !short).then_some(rise)
 }
 
 /// True when the `obstacle` a probe of `length` m (horizontal) met may be stepped onto: step
