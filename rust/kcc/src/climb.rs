@@ -71,14 +71,11 @@ pub(crate) fn climb<B: KinematicBody + ?Sized>(
     }
     // How far along the motion the slide before the climb (if any) already took the body.
     let slid = horizontal(body.position() - from, up).length();
-    let margin = body.safe_margin().max(0.0);
     let (step, lip) = match step_up(body, from, motion, aim, stairs, stance, met) {
         Ahead::Stepped(step) => (step, false),
-        // A slide that met something and could not move the body at all: a lip it does not
-        // pass, and it would stand there for good.
-        Ahead::Lip(step) if met.is_some() && slid <= margin => (step, true),
+        Ahead::Lip(step) => (step, true),
         Ahead::Free => return Climb::Free,
-        Ahead::Blocked | Ahead::Lip(_) => return Climb::Blocked,
+        Ahead::Blocked => return Climb::Blocked,
     };
     let across = horizontal(step.displacement, up);
     let flat = horizontal(motion, up);
@@ -93,6 +90,7 @@ pub(crate) fn climb<B: KinematicBody + ?Sized>(
     // the step's edge, and that the slide already took the whole way: lifted and moved on,
     // it would rest on that edge within the margin of the floor it stands on, and the
     // drop after the lift would find the floor, where the slide left it.
+    let margin = body.safe_margin().max(0.0);
     let at_edge = step.past_obstacle < margin && slid >= flat.length() * (1.0 - WALK_SHARE);
     if (rounded || over) && step.past_obstacle < -margin || rounded && at_edge {
         // The probe found the step beyond this tick's motion (or its edge at its end): the

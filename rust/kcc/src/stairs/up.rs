@@ -69,10 +69,12 @@ pub enum Ahead {
     /// Something is in the way that is not a step: slide along it.
     Blocked,
     /// A landing past what the probe met, above the feet by no more than the engines' recovery
-    /// ([`MIN_STEP_RISE`]): no step. Most often the floor the body already stands on; after
-    /// a slide that could not move the body at all, the top of a lip that the engine's slide
-    /// does not pass (Godot Physics stops a cylinder whose rim rests half a millimetre down a
-    /// 45 degree chamfer, the tread right above it), which the climb then steps onto.
+    /// ([`MIN_STEP_RISE`]), after a slide that met something and could not move the body at
+    /// all (`met` given, the body still at `from` within the safe margin): the top of a lip
+    /// that the engine's slide does not pass (Godot Physics stops a cylinder whose rim rests
+    /// half a millimetre down a 45 degree chamfer, the tread right above it). No step: the
+    /// climb steps onto it, or the body would stand there for good. Anywhere else such a
+    /// landing is the floor the body stands on, and [`Ahead::Blocked`].
     Lip(StepUp),
 }
 
@@ -176,10 +178,10 @@ pub fn step_up<B: KinematicBody + ?Sized>(
     };
     let landing = landed.landing;
     let height = vertical(landing.position - from, up);
-    // No higher than the engines' recovery: the floor the body stands on, or a lip it faces
-    // (see [`Ahead::Lip`]).
+    // No higher than the engines' recovery: the floor the body stands on, or, after a slide
+    // that could not move the body, a lip it faces (see [`Ahead::Lip`]).
     let lip = height <= MIN_STEP_RISE;
-    if height <= 0.0 {
+    if height <= 0.0 || lip && !stood_dead(body, from, met) {
         return Ahead::Blocked;
     }
     // 5. The riser and the tread.
@@ -230,6 +232,14 @@ fn lift<B: KinematicBody + ?Sized>(
     sweep_while(body, at, motion, settings.sweep_iterations, |next| {
         next.dot(motion) > 0.0 && horizontal(next, up).dot(direction) >= 0.0
     })
+}
+
+/// True when the slide that `met` something (see [`step_up`]) left the body where the step up
+/// begins (`from`, m), within the safe margin: it could not move the body at all.
+fn stood_dead<B: KinematicBody + ?Sized>(body: &B, from: Vec3, met: Option<MotionTest>) -> bool {
+    let up = unit_up(body.up_direction());
+    let moved = horizontal(body.position() - from, up).length();
+    met.is_some() && moved <= body.safe_margin().max(0.0)
 }
 
 /// The [`lift`] from where the probe stopped at `obstacle`, when it rises more than
