@@ -282,7 +282,7 @@ func _state() -> Dictionary:
 		"on_floor": _port.is_on_floor(),
 		"floor_normal": _array(_port.floor_normal()),
 		"on_wall": _body.is_on_wall(),
-		"wall_normal": _array(_body.get_wall_normal()),
+		"wall_normal": _array(_port.wall_normal()),
 		"on_ceiling": _body.is_on_ceiling(),
 		"real_velocity": _array(_body.get_real_velocity()),
 		"position_delta": _array(_body.get_position_delta()),

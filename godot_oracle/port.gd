@@ -198,6 +198,11 @@ func is_on_wall() -> bool:
 	return body.is_on_wall()
 
 
+## Normal of the wall the last slide touched.
+func wall_normal() -> Vector3:
+	return body.get_wall_normal()
+
+
 ## Normal of the floor after the last slide.
 func floor_normal() -> Vector3:
 	return body.get_floor_normal()

@@ -107,6 +107,8 @@ func _on_port_call(args: Array) -> void:
 			_core.answer(1 if port.is_on_floor() else 0)
 		"is_on_wall":
 			_core.answer(1 if port.is_on_wall() else 0)
+		"wall_normal":
+			_answer_vector(port.wall_normal())
 		"floor_normal":
 			_answer_vector(port.floor_normal())
 		"apply_floor_snap":

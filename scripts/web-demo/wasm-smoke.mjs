@@ -43,6 +43,7 @@ const host = {
   host_press_floor_body: () => {},
   host_is_on_floor: () => (body.onFloor ? 1 : 0),
   host_is_on_wall: () => 0,
+  host_wall_normal: () => put([0, 0, 0]),
   host_floor_normal: () => put([0, 1, 0]),
   host_apply_floor_snap: () => {},
   host_up_direction: () => put([0, 1, 0]),

@@ -287,6 +287,10 @@ where
         self.owner.base().is_on_wall()
     }
 
+    fn wall_normal(&self) -> glam::Vec3 {
+        to_glam(self.owner.base().get_wall_normal())
+    }
+
     fn floor_normal(&self) -> glam::Vec3 {
         to_glam(self.owner.base().get_floor_normal())
     }

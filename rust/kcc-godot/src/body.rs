@@ -400,6 +400,10 @@ impl KinematicBody for GodotBody<'_> {
         self.state.on_wall
     }
 
+    fn wall_normal(&self) -> Vec3 {
+        v(self.state.wall_normal)
+    }
+
     fn floor_normal(&self) -> Vec3 {
         v(self.state.floor_normal)
     }

@@ -326,6 +326,10 @@ impl KinematicBody for ParryBody {
         self.state.on_wall
     }
 
+    fn wall_normal(&self) -> Vec3 {
+        self.state.wall_normal
+    }
+
     fn floor_normal(&self) -> Vec3 {
         self.state.floor_normal
     }

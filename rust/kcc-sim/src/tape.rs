@@ -91,6 +91,9 @@ impl KinematicBody for Taping<'_> {
     fn is_on_wall(&self) -> bool {
         self.keep(self.body.is_on_wall(), |f| Answer::Flag(*f))
     }
+    fn wall_normal(&self) -> Vec3 {
+        self.keep(self.body.wall_normal(), |v| Answer::Vector(*v))
+    }
     fn floor_normal(&self) -> Vec3 {
         self.keep(self.body.floor_normal(), |v| Answer::Vector(*v))
     }
@@ -285,6 +288,9 @@ impl KinematicBody for Replay<'_> {
     }
     fn is_on_wall(&self) -> bool {
         self.flag()
+    }
+    fn wall_normal(&self) -> Vec3 {
+        self.vector()
     }
     fn floor_normal(&self) -> Vec3 {
         self.vector()

@@ -78,6 +78,8 @@ unsafe extern "C" {
     fn host_is_on_floor(body: u32) -> i32;
     /// 1 when the body is on a wall.
     fn host_is_on_wall(body: u32) -> i32;
+    /// The wall's normal: a vector at [`VECTOR`].
+    fn host_wall_normal(body: u32);
     /// The floor's normal: a vector at [`VECTOR`].
     fn host_floor_normal(body: u32);
     /// Godot's `apply_floor_snap`.
@@ -167,6 +169,11 @@ impl KinematicBody for HostBody {
 
     fn is_on_wall(&self) -> bool {
         unsafe { host_is_on_wall(self.id) != 0 }
+    }
+
+    fn wall_normal(&self) -> Vec3 {
+        unsafe { host_wall_normal(self.id) };
+        mailbox::vec3(VECTOR)
     }
 
     fn floor_normal(&self) -> Vec3 {

@@ -133,6 +133,10 @@ extern "C" fn host_is_on_wall(body: u32) -> i32 {
     with_body(body, |b| b.is_on_wall()).into()
 }
 #[unsafe(no_mangle)]
+extern "C" fn host_wall_normal(body: u32) {
+    answer(with_body(body, |b| b.wall_normal()));
+}
+#[unsafe(no_mangle)]
 extern "C" fn host_floor_normal(body: u32) {
     answer(with_body(body, |b| b.floor_normal()));
 }

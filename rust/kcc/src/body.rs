@@ -158,6 +158,16 @@ pub trait KinematicBody {
     /// [`floor_max_angle`](Self::floor_max_angle) that is no ceiling (Godot's `is_on_wall`).
     fn is_on_wall(&self) -> bool;
 
+    /// Unit normal of the wall the last slide touched (Godot's `get_wall_normal()`: of that
+    /// slide's deepest wall contact in its last motion that met a wall); meaningful only when
+    /// [`is_on_wall`](Self::is_on_wall) is true. A slide that met a floor and a wall in one
+    /// motion names the floor's contact first in its collision
+    /// ([`slide_collision`](Self::slide_collision)), and the wall only here. An engine that does
+    /// not tell says zero (the default).
+    fn wall_normal(&self) -> Vec3 {
+        Vec3::ZERO
+    }
+
     /// Unit normal of the floor under the body after the last slide; meaningful only when
     /// [`is_on_floor`](Self::is_on_floor) is true.
     fn floor_normal(&self) -> Vec3;

@@ -90,6 +90,9 @@ impl<B: KinematicBody + ?Sized, H: BodyHooks<B>> KinematicBody for Hooked<'_, B,
     fn is_on_wall(&self) -> bool {
         self.body.is_on_wall()
     }
+    fn wall_normal(&self) -> Vec3 {
+        self.body.wall_normal()
+    }
     fn floor_normal(&self) -> Vec3 {
         self.body.floor_normal()
     }

@@ -318,7 +318,10 @@ fn climb_at_wall<B: KinematicBody + ?Sized>(
 /// end kept only the first part (a sprinting capsule at 165 Hz: 0.47 of its walk, the step
 /// found on the next tick). Made again, it stops a safe margin and a hair
 /// ([`graze_clearance`]) short of the wall along the wall's normal, where it does not meet it
-/// (one slide more, on such a tick only). Not when the
+/// (one slide more, on such a tick only). The wall is the slide's
+/// ([`KinematicBody::wall_normal`]), else the last collision's contact: a motion that met a
+/// floor and a wall at once may name the floor in its collision (a small capsule on the
+/// rounding of one step's edge that met the next step's edge). Not when the
 /// slide took back less than [`WALK_SHARE`] of the walk, nor when the engine does not say its
 /// slide's collisions.
 fn remade_short<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan, slope: f32) {
@@ -337,7 +340,12 @@ fn remade_short<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan, slope: f32
     let Some(wall) = last else {
         return;
     };
-    let facing = -horizontal(wall.normal, up).dot(direction);
+    let wall = if body.is_on_wall() {
+        body.wall_normal()
+    } else {
+        wall.normal
+    };
+    let facing = -horizontal(wall, up).dot(direction);
     if covered - walked <= walk.length() * WALK_SHARE || facing <= MIN_SHARE {
         return;
     }

@@ -13,7 +13,7 @@ use std::path::Path;
 use regex::Regex;
 
 /// Each port method and the engine calls it must make, in order.
-const TABLE: [(&str, &[&str]); 21] = [
+const TABLE: [(&str, &[&str]); 22] = [
     ("position", &["get_global_position"]),
     ("set_position", &["set_global_position"]),
     (
@@ -115,6 +115,7 @@ const TABLE: [(&str, &[&str]); 21] = [
     ),
     ("is_on_floor", &["is_on_floor"]),
     ("is_on_wall", &["is_on_wall"]),
+    ("wall_normal", &["get_wall_normal"]),
     ("floor_normal", &["get_floor_normal"]),
     ("apply_floor_snap", &["apply_floor_snap"]),
     ("up_direction", &["get_up_direction"]),

@@ -3,7 +3,9 @@
 //! up walls). A sprinting capsule's slide followed the tread (its first collision the floor),
 //! then met the next step's nosing a little short of the walk's end, and kept only the first
 //! part (0.47 of the walk at 165 Hz), while the climb's probe passed over the nosing. The slide
-//! is made again, short of the riser by the safe margin, and the next tick climbs.
+//! is made again, short of the riser by the safe margin, and the next tick climbs. A motion
+//! that met the floor and the riser at once may name the floor as its collision's contact:
+//! the riser is then the slide's wall (`get_wall_normal()`).
 
 use glam::Vec3;
 use kcc::{Controller, ControllerSettings, KinematicBody, MotionTest};
@@ -23,6 +25,12 @@ struct TakenBack {
     riser: f32,
     /// The engine says the collisions of its slide after the first.
     says_all: bool,
+    /// The collision that met the riser names the floor under the body as its contact (a
+    /// normal 1.7 degrees from up, leaning toward the riser), as a motion that met both at
+    /// once may; the riser is then only the slide's wall normal.
+    floor_named: bool,
+    /// The engine says its slide's wall normal.
+    says_wall: bool,
     collisions: Vec<MotionTest>,
     on_wall: bool,
     slides: usize,
@@ -34,6 +42,8 @@ impl TakenBack {
             position: Vec3::ZERO,
             riser,
             says_all,
+            floor_named: false,
+            says_wall: true,
             collisions: Vec::new(),
             on_wall: false,
             slides: 0,
@@ -68,10 +78,15 @@ impl KinematicBody for TakenBack {
             remainder: motion - floor,
             contact: Some(static_contact(Vec3::Y, floor_point)),
         });
+        let (normal, point) = if self.floor_named {
+            (Vec3::new(0.0, 0.9995, 0.03).normalize(), floor_point)
+        } else {
+            (Vec3::Z, floor_point + to_riser)
+        };
         self.collisions.push(MotionTest {
             travel: to_riser,
             remainder: motion - floor - to_riser,
-            contact: Some(static_contact(Vec3::Z, floor_point + to_riser)),
+            contact: Some(static_contact(normal, point)),
         });
         // The travel toward the riser is taken back; the slide along it has nothing left.
         self.position += floor;
@@ -89,6 +104,13 @@ impl KinematicBody for TakenBack {
     fn is_on_wall(&self) -> bool {
         self.on_wall
     }
+    fn wall_normal(&self) -> Vec3 {
+        if self.says_wall && self.on_wall {
+            Vec3::Z
+        } else {
+            Vec3::ZERO
+        }
+    }
     fn floor_normal(&self) -> Vec3 {
         Vec3::Y
     }
@@ -100,8 +122,13 @@ impl KinematicBody for TakenBack {
 /// where the body ends, and how many slides it took.
 fn walk_toward_a_riser(short: f32, says_all: bool) -> (Vec3, usize) {
     let dt = 1.0 / 165.0;
-    let walk = 5.9 * dt;
-    let mut body = TakenBack::new(-(walk - short) - MARGIN, says_all);
+    walk_with(TakenBack::new(-(5.9 * dt - short) - MARGIN, says_all))
+}
+
+/// One move of `body` at 5.9 m/s along -Z at 165 Hz: where it ends, and how many slides it
+/// took.
+fn walk_with(mut body: TakenBack) -> (Vec3, usize) {
+    let dt = 1.0 / 165.0;
     let controller = Controller::new(ControllerSettings::default()).unwrap();
     controller.move_and_step(&mut body, Vec3::new(0.0, 0.0, -5.9), dt);
     (body.position, body.slides)
@@ -125,6 +152,29 @@ fn a_slide_taken_back_short_of_a_riser_is_made_again_short_of_it() {
 fn an_engine_that_does_not_say_its_later_collisions_keeps_the_shorter_slide() {
     let walk = 5.9 / 165.0;
     let (at, slides) = walk_toward_a_riser(0.0003, false);
+    assert_eq!(slides, 1);
+    assert!((-at.z - 0.4 * walk).abs() < 1e-5, "{at}");
+}
+
+#[test]
+fn a_riser_met_with_the_floor_is_the_slides_wall() {
+    let dt = 1.0 / 165.0;
+    let walk = 5.9 * dt;
+    let riser = -(walk - 0.0003);
+    let named = |says_wall| TakenBack {
+        floor_named: true,
+        says_wall,
+        ..TakenBack::new(riser - MARGIN, true)
+    };
+    // The slide is made again short of the wall the engine names.
+    let (at, slides) = walk_with(named(true));
+    assert_eq!(slides, 2);
+    let gap = at.z - riser;
+    assert!(gap > MARGIN && gap < 3.0 * MARGIN, "{gap}");
+    assert!(-at.z > 0.9 * walk, "{at}");
+    // Short of the floor's contact, which hardly faces the walk, nothing would be kept: the
+    // engine's shorter slide stands.
+    let (at, slides) = walk_with(named(false));
     assert_eq!(slides, 1);
     assert!((-at.z - 0.4 * walk).abs() < 1e-5, "{at}");
 }
