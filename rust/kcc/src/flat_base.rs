@@ -168,9 +168,17 @@ pub fn over_tread<B: KinematicBody + ?Sized>(
     let max_angle = body.floor_max_angle();
     let tread = look.contact.is_some_and(|tread| {
         let floor = is_walkable(tread.normal, up, max_angle);
-        floor && vertical(tread.point - here, up).abs() <= 2.0 * margin + HELD_TOLERANCE
+        floor && vertical(tread.point - here, up).abs() <= settled(margin)
     });
     tread || near.is_none() && held(&look, from, up, margin, reach).is_some()
+}
+
+/// How far from the feet (m) a tread a body floats over counts as the one it stands on, for a
+/// safe `margin` (m): the engine keeps the body a margin clear and its recovery may leave
+/// another ([`HELD_TOLERANCE`] more), and the cast that put it there (a climb's landing) may
+/// have stopped up to [`SWEEP_SLACK`] short beyond the margin.
+fn settled(margin: f32) -> f32 {
+    (2.0 * margin + HELD_TOLERANCE).max(margin + SWEEP_SLACK)
 }
 
 /// After a move that took the body's feet below `base` (the height, m along up, its feet stood

@@ -499,18 +499,40 @@ fn look_under<B: KinematicBody + ?Sized>(
     let riser = vertical(obstacle.contact.point, up) + 2.0 * body.safe_margin().max(0.0);
     let (mut low, mut high) = (vertical(from, up) + MIN_STEP_RISE, vertical(first.top, up));
     let mut lift = riser.clamp(low, high);
+    high = high.min(head_room(body, first)?);
     for look_number in 0..LOOKS_UNDER {
         let top = obstacle.at + up * (lift - at);
         let look = look_ahead(body, top, direction, obstacle.remainder, settings);
         match blocked_by(body, &look) {
-            None => return Some(slide_on(body, look, settings)),
+            None => {
+                let look = slide_on(body, look, settings);
+                if vertical(look.far - look.top, up) <= 0.0 {
+                    return Some(look);
+                }
+                // It rose along what it met, the rounding of the step's edge: the feet are
+                // below the step's top.
+                low = lift;
+            }
             Some(Blocked::Head) if look_number == 0 => return None,
             Some(Blocked::Head) => high = lift,
             Some(Blocked::Feet) => low = lift,
         }
+        if high <= low {
+            return None;
+        }
         lift = 0.5 * (low + high);
     }
     None
+}
+
+/// The height (m, along up) of the feet that puts the top of the body's head at the height of
+/// what `look` met: a lift that lets the head pass under something hanging over a step is
+/// lower, since all of that thing is at least as low as any point of it. `None` when the look
+/// met nothing.
+fn head_room<B: KinematicBody + ?Sized>(body: &B, look: &LookAhead) -> Option<f32> {
+    let up = unit_up(body.up_direction());
+    let hit = look.first.contact?;
+    Some(vertical(hit.point, up) - body.shape_height())
 }
 
 /// Which part of the body a forward look met something with before the landing.
