@@ -319,7 +319,8 @@ fn climb_at_wall<B: KinematicBody + ?Sized>(
 /// found on the next tick). Made again, it stops a safe margin and a hair
 /// ([`graze_clearance`]) short of the wall along the wall's normal, where it does not meet it
 /// (one slide more, on such a tick only). The wall is the slide's
-/// ([`KinematicBody::wall_normal`]), else the last collision's contact: a motion that met a
+/// ([`KinematicBody::wall_normal`]), else (not on a wall, or an engine that does not say it)
+/// the last collision's contact: a motion that met a
 /// floor and a wall at once may name the floor in its collision (a small capsule on the
 /// rounding of one step's edge that met the next step's edge). Not when the
 /// slide took back less than [`WALK_SHARE`] of the walk, nor when the engine does not say its
@@ -340,8 +341,9 @@ fn remade_short<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan, slope: f32
     let Some(wall) = last else {
         return;
     };
-    let wall = if body.is_on_wall() {
-        body.wall_normal()
+    let said = body.wall_normal();
+    let wall = if body.is_on_wall() && said != Vec3::ZERO {
+        said
     } else {
         wall.normal
     };

@@ -149,6 +149,19 @@ fn a_slide_taken_back_short_of_a_riser_is_made_again_short_of_it() {
 }
 
 #[test]
+fn an_engine_that_does_not_say_its_wall_normal_has_the_collisions_contact_stand_for_it() {
+    let dt = 1.0 / 165.0;
+    let walk = 5.9 * dt;
+    let body = TakenBack {
+        says_wall: false,
+        ..TakenBack::new(-(walk - 0.0003) - MARGIN, true)
+    };
+    let (at, slides) = walk_with(body);
+    assert_eq!(slides, 2);
+    assert!(-at.z > 0.9 * walk, "{at}");
+}
+
+#[test]
 fn an_engine_that_does_not_say_its_later_collisions_keeps_the_shorter_slide() {
     let walk = 5.9 / 165.0;
     let (at, slides) = walk_toward_a_riser(0.0003, false);
