@@ -51,7 +51,7 @@ pub struct CharacterState {
     pub crouch: CrouchState,
     /// When the character last pushed a body (see [`crate::push`]).
     pub push: PushState,
-    /// What the last move's step down left to the next (see [`Landing`]).
+    /// What the last move left to the next: whether it came down (see [`Landing`]).
     pub landing: Landing,
 }
 

@@ -131,7 +131,7 @@ fn split_motion((substeps, step_dt): (u32, f32), speed: f32, scale: BodyScale) -
 }
 
 /// One sub-step of a tick driven by `controls`: sense, intent, move. `jumps` remembers the
-/// jump between sub-steps and ticks, `landing` what a step down left to the next move.
+/// jump between sub-steps and ticks, `landing` what a move that came down left to the next.
 pub(crate) fn substep<B: KinematicBody + ?Sized>(
     settings: &ControllerSettings,
     body: &mut B,
@@ -186,8 +186,8 @@ pub(crate) fn substep<B: KinematicBody + ?Sized>(
 /// the body, and the report. Every move ends the engine's state with a slide (see
 /// [`slide::slide`]). A body resting on a stair's edge ([`Footing::Edge`]) moves as on floor,
 /// without pushing down into the edge (the engine would slide it off ahead of its motion).
-/// A move after a step down first pays the push out of the riser's margin behind the body out
-/// of its walk (`landing`: what the last move left to this one, and this one to the next; see
+/// A move after a step down (of any height) first pays the push out of the margin of the riser
+/// behind the body, or of the rounding under it, out of its walk (`landing`: what the last move left to this one, and this one to the next; see
 /// [`Landing::pay`]).
 pub(crate) fn move_once<B: KinematicBody + ?Sized>(
     settings: &ControllerSettings,
@@ -224,7 +224,14 @@ pub(crate) fn move_once<B: KinematicBody + ?Sized>(
     };
     let settled = settle::settle(body, stairs, &plan, &slid);
     let report = report_of(body, &plan, &slid, &settled);
-    *landing = Landing::after(report.stepped, settled.on_edge);
+    let moved = body.position() - start;
+    *landing = Landing::after(
+        &report,
+        moved,
+        plan.up,
+        body.floor_max_angle(),
+        settled.on_edge,
+    );
     TickReport {
         was_on_floor: was_supported,
         ..report
