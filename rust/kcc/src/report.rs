@@ -21,7 +21,13 @@ pub struct TickReport {
     /// after its last move, and the move is made again out of it (see `real_velocity`, which
     /// leaves it out, as `get_real_velocity()` does). Zero on almost every tick.
     pub separated: Vec3,
-    /// Height gained by stepping up this tick, m (0 or more).
+    /// Height the body was raised outside the engine's slide this tick, m (0 or more): by a
+    /// climb's lift onto a step (the slide across the step starts there and may end lower, on
+    /// the rounding of its edge or, when the engine's floor snap takes the body back down off
+    /// the step, below where the tick began), or by the settle (the flat base's hold on an
+    /// edge, a landing stood out of the floor the slide sank it into). On such a
+    /// tick `real_velocity` is the whole move's, where Godot's `get_real_velocity()` is the
+    /// last slide's.
     pub step_up: f32,
     /// Height lost by stepping down this tick, m (0 or less), including drops that only follow
     /// a sloped floor. A step down that found the floor right where the body was can report a

@@ -320,7 +320,12 @@ fn report_of<B: KinematicBody + ?Sized>(
                 (Some(reach), true) => edge_tolerance(reach),
                 (Some(_), false) => MIN_STEP_RISE,
             };
-            (rise.max(0.0), (rise > least && !lift.lip).then_some(rise))
+            // The lift is a move outside the slide even when the slide ends lower (Godot
+            // Physics' floor snap can take the body back down off the step).
+            (
+                lift.top.max(0.0),
+                (rise > least && !lift.lip).then_some(rise),
+            )
         }
         None => (settled.raised, settled.stepped),
     };
