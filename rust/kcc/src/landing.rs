@@ -26,9 +26,9 @@ use crate::report::TickReport;
 use crate::tolerances::MARGIN_PUSH_SHARE;
 
 /// What a move leaves to the character's next one (kept in
-/// [`CharacterState`](crate::CharacterState)): whether it was put down after its slide, so that
-/// the next move pays the push out of the margin of what it came down on out of its walk (see
-/// the module docs).
+/// [`CharacterState`](crate::CharacterState)): whether it came down (a step down, or a drop
+/// over an edge), so that the next move pays the push out of the margin of what it came down
+/// on out of its walk (see the module docs).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Landing {
     /// The last move put the body down: a stair step down, a step down of any height (onto
@@ -69,8 +69,8 @@ impl Landing {
 
     /// `plan` with the push the body gets out of the margin of the riser behind it (or of the
     /// rounding under it) taken off its walk, when the last move was put down (see the module
-    /// docs): the plan the slide makes,
-    /// and the velocity taken off (m/s), which the velocity the slide leaves gets back. Only a
+    /// docs): the plan the slide makes, and the velocity taken off (m/s), which the velocity
+    /// the slide leaves gets back. Only a
     /// plain move on floor pays, and no more than the push along its walk, nor than the walk.
     /// One motion test, made only when a margin is more than [`MARGIN_PUSH_SHARE`] of the walk;
     /// a push of more than two margins is something else's, and is not paid.

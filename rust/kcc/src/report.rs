@@ -25,9 +25,9 @@ pub struct TickReport {
     /// climb's lift onto a step (the slide across the step starts there and may end lower, on
     /// the rounding of its edge or, when the engine's floor snap takes the body back down off
     /// the step, below where the tick began), or by the settle (the flat base's hold on an
-    /// edge, a landing stood out of the floor the slide sank it into). On such a
-    /// tick `real_velocity` is the whole move's, where Godot's `get_real_velocity()` is the
-    /// last slide's.
+    /// edge, a landing stood out of the floor the slide sank it into). On such a tick
+    /// `real_velocity` is the whole move's, where Godot's `get_real_velocity()` is the last
+    /// slide's.
     pub step_up: f32,
     /// Height lost by stepping down this tick, m (0 or less), including drops that only follow
     /// a sloped floor. A step down that found the floor right where the body was can report a

@@ -186,9 +186,10 @@ pub(crate) fn substep<B: KinematicBody + ?Sized>(
 /// the body, and the report. Every move ends the engine's state with a slide (see
 /// [`slide::slide`]). A body resting on a stair's edge ([`Footing::Edge`]) moves as on floor,
 /// without pushing down into the edge (the engine would slide it off ahead of its motion).
-/// A move after a step down (of any height) first pays the push out of the margin of the riser
-/// behind the body, or of the rounding under it, out of its walk (`landing`: what the last move left to this one, and this one to the next; see
-/// [`Landing::pay`]).
+/// A move after one that came down (a step down of any height, or a drop over an edge) first
+/// pays the push out of the margin of the riser behind the body, or of the rounding under it,
+/// out of its walk (`landing`: what the last move left to this one, and this one to the next;
+/// see [`Landing::pay`]).
 pub(crate) fn move_once<B: KinematicBody + ?Sized>(
     settings: &ControllerSettings,
     body: &mut B,
