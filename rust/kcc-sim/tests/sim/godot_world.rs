@@ -767,8 +767,9 @@ fn a_cylinder_at_a_rounded_crest_on_jolt_is_measured_by_the_crest_it_touches() {
 /// A capsule rolling over the edges of `stairs_030_rolling` (no flat base) at 300 Hz, a rate
 /// the course does not use: Jolt's floor snap in the slide carried it down over an edge's
 /// rounding and left it within the margin of the rounding's tilted face, and the next slide's
-/// recovery pushed it on by 0.72 mm along its 13.3 mm walk (1.054 times the walk; 1.057 on
-/// Godot Physics at 260 Hz); `ramp_30_cylinder` the same at the ramp's foot (1.054). The move
+/// recovery pushed it on by 0.72 mm along its 13.3 mm walk (1.057 times the walk with the
+/// step downs' pushes, 1.054 without them; 1.057 on Godot Physics at 260 Hz);
+/// `ramp_30_cylinder` the same at the ramp's foot (1.054). The move
 /// after one that came down more steeply than walkable floor pays that push out of its walk
 /// (`Landing`), as after a step down.
 #[test]
