@@ -369,6 +369,30 @@ fn a_cylinder_on_a_ramp_on_godot_physics_is_measured_by_the_overlap_of_its_own_b
     assert!(depth < 0.05, "{check}");
 }
 
+/// A cylinder walking up a 30 degree ramp on Godot Physics at 175 Hz (a rate the course does
+/// not run) stood still halfway up for 170 ticks: set down on the ramp's face by the engine's
+/// floor snap, each of its slides met that face with no travel, six times a slide, and
+/// ended where it began (Godot's plain body walks on there). The slide stopped dead on its
+/// own floor is made again from a safe margin higher (`slide::unstuck`): the body reaches the
+/// top and keeps at least 0.7 of its walk on every tick.
+#[test]
+fn a_cylinder_stopped_dead_on_a_ramp_by_godot_physics_walks_on() {
+    if !godot_available("a_cylinder_stopped_dead_on_a_ramp_by_godot_physics_walks_on") {
+        return;
+    }
+    let row = godot_row("scenarios/ramp_30_cylinder.toml", "godot", "175");
+    let checks = row["checks"].as_array().unwrap();
+    for name in [
+        "reach",
+        "speed_ratio_min",
+        "max_airborne_ticks",
+        "real_velocity",
+    ] {
+        let check = checks.iter().find(|c| c["name"] == name).unwrap();
+        assert_eq!(check["passed"], true, "{check}");
+    }
+}
+
 #[test]
 fn godot_physics_answers_when_asked_and_the_output_says_so() {
     if !godot_available("godot_physics_answers_when_asked_and_the_output_says_so") {

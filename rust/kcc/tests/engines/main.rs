@@ -4,7 +4,7 @@
 //! touches the top of a riser ahead, a slide that walks up to a step's edge, a floor normal
 //! that Godot Physics blends from a chamfer and level contacts, and the floor's contact that
 //! Godot Physics reports for a motion a riser stopped, and a slide whose travel toward a riser
-//! the engine took back.
+//! the engine took back, and a slide that stops dead on the floor it walks along.
 
 use glam::Vec3;
 use kcc::{Contact, MotionTest};
@@ -130,5 +130,6 @@ mod sinking_slide;
 mod step_down_at_edges;
 mod stopped_at_wall;
 mod stopped_in_character;
+mod stuck_on_floor;
 mod taken_back;
 mod walked_to_edge;
