@@ -25,7 +25,8 @@ pub struct TickReport {
     /// climb's lift onto a step (the slide across the step starts there and may end lower, on
     /// the rounding of its edge or, when the engine's floor snap takes the body back down off
     /// the step, below where the tick began), or by the settle (the flat base's hold on an
-    /// edge, a landing stood out of the floor the slide sank it into). On such a tick
+    /// edge, a landing stood out of the floor the slide sank it into), or to make again a slide
+    /// the engine stopped dead on its own floor (a safe margin). On such a tick
     /// `real_velocity` is the whole move's, where Godot's `get_real_velocity()` is the last
     /// slide's.
     pub step_up: f32,

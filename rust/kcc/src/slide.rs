@@ -30,6 +30,9 @@ pub(crate) struct Slid {
     pub(crate) slope: f32,
     /// The climb onto a step, when there was one.
     pub(crate) lift: Option<Lift>,
+    /// How far the body was raised to make a slide stopped dead on its own floor again (see
+    /// [`unstuck`]), m: a move outside the slide.
+    pub(crate) raised: f32,
     /// How far the body was moved out of another character before the slide was made again
     /// (see [`past_character`]), m.
     pub(crate) separated: Vec3,
@@ -50,6 +53,10 @@ pub(crate) fn slide<B: KinematicBody + ?Sized>(
         Some(lift) => (plan.run, plan.slope, Some(lift)),
         None => slide_and_climb(body, stairs, plan),
     };
+    let (velocity, raised) = match lift {
+        None => unstuck(body, plan, velocity, slope),
+        Some(_) => (velocity, 0.0),
+    };
     let (after, separated) = match lift {
         Some(lift) => (across_tread(body, plan, lift), Vec3::ZERO),
         None => unstopped(body, plan, velocity),
@@ -68,6 +75,7 @@ pub(crate) fn slide<B: KinematicBody + ?Sized>(
         rise,
         slope,
         lift,
+        raised,
         separated,
     }
 }
@@ -376,7 +384,6 @@ fn follow_floor<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan) -> (Vec3, 
     } = *plan;
     let before = body.floor_normal();
     let velocity = body.move_and_slide(run + up * (push + slope), dt);
-    let velocity = unstuck(body, plan, velocity, slope);
     if !(plan.follow && body.is_on_floor() && !body.is_on_wall()) {
         return (velocity, slope);
     }
@@ -404,23 +411,24 @@ fn follow_floor<B: KinematicBody + ?Sized>(body: &mut B, plan: &Plan) -> (Vec3, 
 /// its collisions meets the floor it slides along with no travel (a 0.4 m cylinder walking up
 /// a 30 degree ramp at 175 Hz stood still for 170 ticks), where its plain body walks on. One
 /// motion test up and one slide more, on such a tick only; the slide's floor snap puts the body
-/// back down.
+/// back down. Returns the velocity and the height the body was raised outside the slide, m.
 fn unstuck<B: KinematicBody + ?Sized>(
     body: &mut B,
     plan: &Plan,
     velocity: Vec3,
     slope: f32,
-) -> Vec3 {
+) -> (Vec3, f32) {
     let margin = body.safe_margin().max(0.0);
     let walk = horizontal(plan.walk(), plan.up).length();
     let moved = (body.position() - plan.start).length();
     let dead = body.is_on_floor() && !body.is_on_wall() && moved <= margin;
     if !(dead && walk > margin && margin > 0.0 && met_only_floor(body)) {
-        return velocity;
+        return (velocity, 0.0);
     }
     let lift = body.test_move(plan.start, plan.up * margin);
     body.set_position(plan.start + lift.travel);
-    body.move_and_slide(plan.run + plan.up * (plan.push + slope), plan.dt)
+    let velocity = body.move_and_slide(plan.run + plan.up * (plan.push + slope), plan.dt);
+    (velocity, vertical(lift.travel, plan.up).max(0.0))
 }
 
 /// True when the slide just made met something, and each of its collisions the engine says

@@ -328,7 +328,7 @@ fn report_of<B: KinematicBody + ?Sized>(
                 (rise > least && !lift.lip).then_some(rise),
             )
         }
-        None => (settled.raised, settled.stepped),
+        None => (settled.raised + slid.raised, settled.stepped),
     };
     // Caught by the step down, the body has not left the floor it walks on: keep the walk's
     // own velocity, without what the engine adds when a slide leaves a moving platform
