@@ -382,7 +382,19 @@ fn a_cylinder_stopped_dead_on_a_ramp_by_godot_physics_walks_on() {
     if !godot_available("a_cylinder_stopped_dead_on_a_ramp_by_godot_physics_walks_on") {
         return;
     }
-    let row = godot_row("scenarios/ramp_30_cylinder.toml", "godot", "175");
+    // The run fails `speed_ratio_max` (1.108) on the way down, where Godot Physics' cast
+    // passes through the ramp's face (docs/godot-world.md): exit code 1.
+    let args = [
+        "run",
+        "scenarios/ramp_30_cylinder.toml",
+        "--world",
+        "godot",
+        "--physics",
+        "godot",
+        "--tick-rate",
+        "175",
+    ];
+    let row = json_rows(&args, 1).remove(0);
     let checks = row["checks"].as_array().unwrap();
     for name in [
         "reach",
