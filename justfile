@@ -78,7 +78,7 @@ soak cases="2000":
 # Fuzz every target for `seconds` each (cargo-fuzz on the stable toolchain via RUSTC_BOOTSTRAP).
 fuzz seconds="60":
     cargo fuzz --version >/dev/null 2>&1 || cargo install cargo-fuzz
-    cd fuzz && for target in $(cargo fuzz list); do mkdir -p "corpus/$target"; seeds=""; [ "$target" = scenario ] && seeds=../scenarios; RUSTC_BOOTSTRAP=1 cargo fuzz run "$target" "corpus/$target" $seeds -- -max_total_time={{seconds}}; done
+    cd fuzz && for target in $(cargo fuzz list); do mkdir -p "corpus/$target"; seeds=""; [ -d "seeds/$target" ] && seeds="seeds/$target"; [ "$target" = scenario ] && seeds="$seeds ../scenarios"; RUSTC_BOOTSTRAP=1 cargo fuzz run "$target" "corpus/$target" $seeds -- -max_total_time={{seconds}}; done
 
 # Everything CI runs.
 ci:

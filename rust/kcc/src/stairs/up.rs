@@ -524,6 +524,10 @@ fn look_under<B: KinematicBody + ?Sized>(
     }
     let riser = vertical(obstacle.contact.point, up) + 2.0 * body.safe_margin().max(0.0);
     let (mut low, mut high) = (vertical(from, up) + MIN_STEP_RISE, vertical(first.top, up));
+    if low > high || low.is_nan() || high.is_nan() {
+        // The sweep up ended no higher than a step's least rise above where the move began.
+        return None;
+    }
     let mut lift = riser.clamp(low, high);
     high = high.min(head_room(body, first)?);
     for look_number in 0..LOOKS_UNDER {
